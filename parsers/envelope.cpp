@@ -1,0 +1,262 @@
+#include "parsers/envelope.h"
+
+#include <cstring>
+
+#include "src/util/numbers.h"
+
+namespace nd {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+// Counts leading digits of s from pos.
+size_t digits_at(std::string_view s, size_t pos) {
+  size_t n = 0;
+  while (pos + n < s.size() && is_digit(s[pos + n])) ++n;
+  return n;
+}
+
+bool starts_with_at(std::string_view s, size_t pos, std::string_view what) {
+  return s.size() >= pos + what.size() && s.compare(pos, what.size(), what) == 0;
+}
+
+// `2024-03-18T15:46:14.238135024Z ` or `...+00:00 `, then optional CRI
+// `stdout F `.
+size_t match_iso_time(std::string_view s) {
+  if (s.size() < 20) return 0;
+  static constexpr char kShape[] = "dddd-dd-ddTdd:dd:dd";
+  for (size_t i = 0; i < 19; ++i) {
+    if (kShape[i] == 'd' ? !is_digit(s[i]) : s[i] != kShape[i]) return 0;
+  }
+  size_t p = 19;
+  if (p < s.size() && s[p] == '.') p += 1 + digits_at(s, p + 1);
+  if (p < s.size() && s[p] == 'Z') {
+    ++p;
+  } else if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
+    ++p;
+    if (digits_at(s, p) < 2) return 0;
+    p += 2;
+    if (p < s.size() && s[p] == ':') ++p;
+    if (digits_at(s, p) < 2) return 0;
+    p += 2;
+  } else {
+    return 0;
+  }
+  if (p >= s.size() || s[p] != ' ') return 0;
+  ++p;
+  for (std::string_view stream : {"stdout ", "stderr "}) {
+    if (starts_with_at(s, p, stream) && p + 9 <= s.size() &&
+        (s[p + 7] == 'F' || s[p + 7] == 'P') && s[p + 8] == ' ') {
+      return p + 9;
+    }
+  }
+  return p;
+}
+
+// ctime(): `Thu May  7 10:39:20 2020` (24 characters).
+bool is_ctime(std::string_view s, size_t p) {
+  if (s.size() < p + 24) return false;
+  std::string_view t = s.substr(p, 24);
+  return is_upper(t[0]) && is_lower(t[1]) && is_lower(t[2]) && t[3] == ' ' &&
+         is_upper(t[4]) && is_lower(t[5]) && is_lower(t[6]) && t[7] == ' ' &&
+         (t[8] == ' ' || is_digit(t[8])) && is_digit(t[9]) && t[10] == ' ' &&
+         is_digit(t[11]) && is_digit(t[12]) && t[13] == ':' && is_digit(t[14]) &&
+         is_digit(t[15]) && t[16] == ':' && is_digit(t[17]) && is_digit(t[18]) &&
+         t[19] == ' ' && digits_at(t, 20) == 4;
+}
+
+// Open MPI 4 glues ctime before the tag; Open MPI 5 brackets it.
+size_t match_ompi_time(std::string_view s) {
+  if (is_ctime(s, 0) && s.size() > 24 && (s[24] == '[' || s[24] == '<')) return 24;
+  if (!s.empty() && s[0] == '[' && is_ctime(s, 1) && s.size() > 25 && s[25] == ']') return 26;
+  return 0;
+}
+
+// `[1,0]<stdout>:`, `[1,0][host:pid]<stdout>: `, `[prterun-h-1@1,0]<stdout>: `,
+// PMIx rank form `[0]<stdout>: `, or a bare `<stdout>:` after a timestamp.
+size_t match_ompi_tag(std::string_view s, std::optional<uint32_t>& rank) {
+  size_t p = 0;
+  if (!s.empty() && s[0] == '[') {
+    size_t close = s.find(']');
+    if (close == std::string_view::npos) return 0;
+    std::string_view inside = s.substr(1, close - 1);
+    size_t comma = inside.rfind(',');
+    std::string_view rank_text = comma == std::string_view::npos ? inside : inside.substr(comma + 1);
+    auto r = parse_u32(rank_text);
+    if (!r) return 0;
+    p = close + 1;
+    if (p < s.size() && s[p] == '[') {  // tag-detailed `[host:pid]`
+      size_t close2 = s.find(']', p);
+      if (close2 == std::string_view::npos) return 0;
+      p = close2 + 1;
+    }
+    if (!starts_with_at(s, p, "<")) return 0;
+    rank = r;
+  }
+  for (std::string_view stream : {"<stdout>:", "<stderr>:", "<stddiag>:"}) {
+    if (starts_with_at(s, p, stream)) {
+      p += stream.size();
+      if (p < s.size() && s[p] == ' ') ++p;
+      return p;
+    }
+  }
+  return 0;
+}
+
+// Hydra `-prepend-rank` / viewer line numbers: `[12] `.
+size_t match_hydra(std::string_view s, std::optional<uint32_t>& rank) {
+  if (s.size() < 4 || s[0] != '[') return 0;
+  size_t n = digits_at(s, 1);
+  if (n == 0 || n > 9 || s.size() < n + 3 || s[1 + n] != ']' || s[2 + n] != ' ') return 0;
+  rank = parse_u32(s.substr(1, n));
+  return n + 3;
+}
+
+// srun --label: right-aligned ` 3: `, heterogeneous `P1 3: `.
+size_t match_srun(std::string_view s, std::optional<uint32_t>& rank) {
+  size_t p = 0;
+  if (!s.empty() && s[0] == 'P' && digits_at(s, 1) > 0) {
+    p = 1 + digits_at(s, 1);
+    if (p >= s.size() || s[p] != ' ') return 0;
+  }
+  while (p < s.size() && s[p] == ' ') ++p;
+  size_t n = digits_at(s, p);
+  if (n == 0 || n > 9 || p + n + 1 >= s.size() || s[p + n] != ':' || s[p + n + 1] != ' ') return 0;
+  rank = parse_u32(s.substr(p, n));
+  return p + n + 2;
+}
+
+// torchrun tee `[default0]:`, `[rank3]:`, excepthook `[rank3]: `.
+size_t match_torchrun(std::string_view s, std::optional<uint32_t>& rank) {
+  if (s.size() < 5 || s[0] != '[') return 0;
+  size_t p = 1;
+  while (p < s.size() && (is_lower(s[p]) || is_upper(s[p]) || s[p] == '_')) ++p;
+  if (p == 1) return 0;
+  size_t n = digits_at(s, p);
+  if (n == 0 || n > 9 || p + n + 1 >= s.size() + 0 || s[p + n] != ']' ||
+      p + n + 1 >= s.size() || s[p + n + 1] != ':') {
+    return 0;
+  }
+  rank = parse_u32(s.substr(p, n));
+  size_t end = p + n + 2;
+  if (end < s.size() && s[end] == ' ') ++end;
+  return end;
+}
+
+// Ray `(Actor pid=123) ` or `(Actor pid=123, ip=10.0.0.1) `.
+size_t match_ray(std::string_view s) {
+  if (s.size() < 8 || s[0] != '(') return 0;
+  size_t close = s.find(") ");
+  if (close == std::string_view::npos || close > 128) return 0;
+  std::string_view inside = s.substr(1, close - 1);
+  size_t pid = inside.find(" pid=");
+  if (pid == std::string_view::npos || pid == 0) return 0;
+  return close + 2;
+}
+
+// kubectl --prefix `[pod/name/container] `.
+size_t match_kubectl(std::string_view s) {
+  if (!starts_with_at(s, 0, "[pod/")) return 0;
+  size_t close = s.find("] ");
+  return close == std::string_view::npos ? 0 : close + 2;
+}
+
+bool is_host_char(char c) {
+  return is_digit(c) || is_lower(c) || is_upper(c) || c == '-' || c == '_' || c == '.';
+}
+
+// pdsh/clush `host: `; only taken when NCCL text follows, because `word: `
+// starts too many ordinary lines.
+size_t match_pdsh(std::string_view s, std::string_view& host) {
+  size_t p = 0;
+  while (p < s.size() && p < 256 && is_host_char(s[p])) ++p;
+  if (p == 0 || p + 2 > s.size() || s[p] != ':' || s[p + 1] != ' ') return 0;
+  std::string_view rest = s.substr(p + 2);
+  if (rest.find(" NCCL ") == std::string_view::npos && !rest.starts_with("NCCL ")) return 0;
+  host = s.substr(0, p);
+  return p + 2;
+}
+
+}  // namespace
+
+std::string_view strip_control(std::string_view line, std::string& scratch) {
+  if (std::memchr(line.data(), 0x1b, line.size()) == nullptr &&
+      std::memchr(line.data(), 0, line.size()) == nullptr) {
+    return line;
+  }
+  scratch.clear();
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == 0) continue;
+    if (c != 0x1b) {
+      scratch.push_back(c);
+      continue;
+    }
+    if (i + 1 < line.size() && line[i + 1] == '[') {  // CSI: ESC [ params final
+      size_t j = i + 2;
+      while (j < line.size() && line[j] >= 0x30 && line[j] <= 0x3f) ++j;
+      while (j < line.size() && line[j] >= 0x20 && line[j] <= 0x2f) ++j;
+      i = j < line.size() ? j : line.size() - 1;
+    } else if (i + 1 < line.size() && line[i + 1] == ']') {  // OSC: ends BEL or ESC '\'
+      size_t j = i + 2;
+      while (j < line.size() && line[j] != 0x07 && !(line[j] == 0x1b && j + 1 < line.size() && line[j + 1] == '\\')) ++j;
+      i = (j < line.size() && line[j] == 0x1b) ? j + 1 : j;
+    } else {
+      ++i;  // two-byte escape
+    }
+  }
+  return scratch;
+}
+
+Envelope strip_envelope(std::string_view line) {
+  Envelope env;
+  std::string_view s = line;
+  // Bounded: every matcher consumes at least one byte.
+  for (int round = 0; round < 16 && !s.empty(); ++round) {
+    size_t n = 0;
+    std::optional<uint32_t> rank;
+    if ((n = match_iso_time(s))) {
+      env.launcher = Launcher::Kubernetes;
+    } else if ((n = match_ompi_time(s))) {
+    } else if ((n = match_ompi_tag(s, rank))) {
+      env.launcher = Launcher::OpenMpi;
+    } else if ((n = match_kubectl(s))) {
+      env.launcher = Launcher::Kubernetes;
+    } else if ((n = match_hydra(s, rank))) {
+      env.launcher = Launcher::Hydra;
+    } else if ((n = match_torchrun(s, rank))) {
+      env.launcher = Launcher::Torchrun;
+    } else if ((n = match_ray(s))) {
+      env.launcher = Launcher::Ray;
+    } else if ((n = match_srun(s, rank))) {
+      env.launcher = Launcher::Slurm;
+    } else if ((n = match_pdsh(s, env.launcher_host))) {
+      env.launcher = Launcher::Pdsh;
+    } else {
+      break;
+    }
+    if (rank) env.launcher_rank = rank;
+    s.remove_prefix(n);
+  }
+  env.payload = s;
+  env.prefix_length = line.size() - s.size();
+  return env;
+}
+
+const char* launcher_name(Launcher l) {
+  switch (l) {
+    case Launcher::None: return "none";
+    case Launcher::OpenMpi: return "openmpi";
+    case Launcher::Slurm: return "slurm";
+    case Launcher::Hydra: return "hydra";
+    case Launcher::Torchrun: return "torchrun";
+    case Launcher::Pdsh: return "pdsh";
+    case Launcher::Ray: return "ray";
+    case Launcher::Kubernetes: return "timestamp";
+  }
+  return "unknown";
+}
+
+}  // namespace nd

@@ -1,0 +1,35 @@
+#pragma once
+// Strips what launchers and log collectors put in front of a program's line:
+// control bytes, ISO/CRI timestamps, Open MPI 4/5 tags, srun labels, Hydra
+// ranks, torchrun and PyTorch rank prefixes, Ray actors, pdsh host names.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nd {
+
+enum class Launcher : uint8_t {
+  None, OpenMpi, Slurm, Hydra, Torchrun, Pdsh, Ray, Kubernetes,
+};
+
+struct Envelope {
+  std::string_view payload;  // the line without any recognised prefix
+  Launcher launcher = Launcher::None;  // innermost launcher prefix seen
+  std::optional<uint32_t> launcher_rank;
+  std::string_view launcher_host;  // pdsh/clush host
+  size_t prefix_length = 0;  // bytes removed from the (cleaned) line
+};
+
+// Removes ANSI escape sequences and NUL bytes. Returns `line` itself when it
+// has none, else a view of `scratch`.
+std::string_view strip_control(std::string_view line, std::string& scratch);
+
+// Strips prefixes outermost first until none matches. `line` must already be
+// free of control bytes.
+Envelope strip_envelope(std::string_view line);
+
+const char* launcher_name(Launcher l);
+
+}  // namespace nd

@@ -1,0 +1,136 @@
+#pragma once
+// Typed records produced by the line classifier. Every string_view points into
+// the current line buffer and is only valid until the next line is read.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace nd {
+
+// Where a line came from: input file index and 1-based line number.
+struct LineRef {
+  uint32_t file = 0;
+  uint32_t line = 0;
+  friend bool operator==(const LineRef&, const LineRef&) = default;
+  friend auto operator<=>(const LineRef&, const LineRef&) = default;
+};
+
+enum class Level : uint8_t { Info, Warn, Trace, Call, Abort, Version };
+
+// The `host:pid:tid [dev] [loc] NCCL LEVEL` header of one NCCL line.
+struct NcclHeader {
+  std::string_view host;
+  uint64_t pid = 0;
+  uint64_t tid = 0;
+  int dev = -1;  // -1 when absent (CALL lines)
+  std::string_view location;  // WARN/TRACE only
+  Level level = Level::Info;
+  std::string_view payload;
+  size_t column = 0;  // 0-based offset of the host in the raw line
+};
+
+enum class Direction : uint8_t { None, Send, Receive };
+
+// `Ring|Channel NN[/k] : a[x] -> b[y] [send] via TRANSPORT`
+struct ConnectionEvent {
+  uint32_t channel = 0;
+  int conn_index = -1;  // -1 when not printed
+  uint32_t sender = 0;
+  uint32_t receiver = 0;
+  std::optional<uint64_t> sender_bracket;   // raw bracket value as parsed
+  std::optional<uint64_t> receiver_bracket;
+  bool bracket_hex = false;  // brackets held hex digits (busId generation)
+  Direction direction = Direction::None;
+  std::string_view transport;  // text after "via "
+  bool legacy_ring_keyword = false;  // 2.4-2.6 "Ring NN :" form
+};
+
+// CollNet `Coll|CollNet NN[/k] : r [send] via COLLNET/...`
+struct CollNetEvent {
+  uint32_t channel = 0;
+  uint32_t rank = 0;
+  Direction direction = Direction::None;
+  std::string_view transport;
+};
+
+// Ring listing `Channel NN[/MM] :  0 1 2 3` (rank 0 only).
+struct RingListingEvent {
+  uint32_t channel = 0;
+  std::optional<uint32_t> channel_count;
+  std::vector<uint32_t> ranks;
+  bool truncated = false;  // ended in "..." or hit the 20-rank cap
+};
+
+// GRAPH `Ring NN : prev -> me -> next` (2.10+, every rank).
+struct GraphRingEvent {
+  uint32_t channel = 0;
+  int64_t prev = -1;
+  int64_t me = -1;
+  int64_t next = -1;
+};
+
+// One tree position: `[c] d0/d1/d2->me->up` and its 2.4/2.5 variants.
+struct TreeEntry {
+  uint32_t channel = 0;
+  int64_t up = -1;
+  int64_t me = -1;
+  int64_t down[3] = {-1, -1, -1};
+};
+
+struct TreesEvent {
+  std::vector<TreeEntry> entries;
+};
+
+enum class InitPhase : uint8_t { Start, Complete };
+
+// `[api ]comm %p rank %d nranks %d cudaDev %d [nvmlDev %d] [busId %x] [commId 0x%x] - Init START|COMPLETE`
+struct InitEvent {
+  InitPhase phase = InitPhase::Complete;
+  std::string_view api;  // ncclCommInitRank, ncclCommSplit, ... or empty
+  std::string_view comm_ptr;
+  uint32_t rank = 0;
+  uint32_t nranks = 0;
+  int cuda_dev = -1;
+  int nvml_dev = -1;
+  std::optional<uint64_t> bus_id;
+  std::optional<uint64_t> comm_id;
+};
+
+// `comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL %d` (2.20+)
+struct CommShapeEvent {
+  std::string_view comm_ptr;
+  uint32_t rank = 0;
+  uint32_t nranks = 0;
+  uint32_t nnodes = 0;
+  uint32_t local_ranks = 0;
+};
+
+// `NCCL version 2.18.3+cuda12.2`
+struct VersionEvent {
+  std::string_view version;  // "2.18.3"
+  std::string_view cuda;     // "12.2", may be empty
+};
+
+struct UsingNetworkEvent {
+  std::string_view name;
+};
+
+// `NET/IB : Using [0]mlx5_0:1/IB ...` or `NET/Socket : Using [0]eth0:...`
+struct NetUsingEvent {
+  std::string_view net;   // "IB", "Socket"
+  std::string_view list;  // everything after "Using"
+};
+
+struct CudaDriverEvent {
+  uint32_t version = 0;
+};
+
+// `NCCL_X set by environment to V[.]` and `NCCL_X set to V`
+struct EnvEvent {
+  std::string_view name;
+  std::string_view value;
+};
+
+}  // namespace nd

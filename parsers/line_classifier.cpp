@@ -1,0 +1,338 @@
+#include "parsers/line_classifier.h"
+
+#include <array>
+#include <memory>
+
+#include "parsers/nccl_patterns.h"
+#include "src/util/numbers.h"
+
+namespace nd {
+
+const RE2& pattern(PatternKind kind) {
+  static const auto table = [] {
+    std::array<std::unique_ptr<RE2>, static_cast<size_t>(PatternKind::kCount)> t;
+    for (const auto& row : kPatterns) {
+      RE2::Options opts;
+      opts.set_log_errors(false);
+      t[static_cast<size_t>(row.kind)] = std::make_unique<RE2>(row.regex, opts);
+    }
+    return t;
+  }();
+  return *table[static_cast<size_t>(kind)];
+}
+
+namespace {
+
+using re2::StringPiece;
+
+std::string_view sv(const StringPiece& p) { return std::string_view(p.data(), p.size()); }
+
+// Known NCCL INFO messages that carry nothing the checks use. Matched as
+// prefixes so that every version's variant is covered.
+constexpr std::string_view kIgnoredPrefixes[] = {
+    "=== System", "AllGather:", "AllReduce:", "Allocated ", "Assigned NET plugin",
+    "Bootstrap", "Broadcast:", "CC ", "CUDA Dev ", "Call to ", "Comm config",
+    "Connected ", "Could not ", "DMA-BUF", "DEBUG file", "Enabled NCCL", "GPU Direct RDMA",
+    "GPU/", "Init timings", "Initialized NET plugin", "Launch mode", "Loaded ", "MNNVL",
+    "NCCL git version", "NCCL_", "NET/", "NVLS", "No ", "P2P ", "P2P plugin", "PROFILER/",
+    "Pattern ", "Plugin ", "Proxy ", "RAS ", "Recv:", "Reduce:", "ReduceScatter:",
+    "Send:", "Setting affinity", "Successfully loaded", "TUNER/", "Tree ", "Using ",
+    "[Proxy", "[Service", "cudaDriverVersion", "ncclCommInitRank", "ncclTopoGetCpuAffinity",
+    "threadThresholds", "rank ", "comm ", "Collnet", "CollNet", "Coll ", "HINT:",
+    "Symmetric", "Graph ", "Min Comp", "ENV/", "GIN/", "Failed to ", "DMA", "Attempting",
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool ignored_message(std::string_view msg) {
+  for (auto p : kIgnoredPrefixes) {
+    if (msg.starts_with(p)) return true;
+  }
+  // `1 coll channels, ...`, tracebacks `init.cc:1234 -> 3`, topology blocks.
+  if (!msg.empty() && is_digit(msg.front())) return true;
+  if (msg.find(" -> ") != std::string_view::npos && msg.find(".cc:") != std::string_view::npos) return true;
+  if (msg.starts_with(" ") || msg.starts_with("+ ") || msg.starts_with("=")) return true;
+  return false;
+}
+
+Event parse_connection(std::string_view msg) {
+  StringPiece keyword, channel, conn, sender, sbr, receiver, rbr, dir, transport;
+  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::Connection), &keyword,
+                      &channel, &conn, &sender, &sbr, &receiver, &rbr, &dir, &transport)) {
+    return UnknownEvent{};
+  }
+  ConnectionEvent ev;
+  auto ch = parse_u32(sv(channel));
+  auto s = parse_u32(sv(sender));
+  auto r = parse_u32(sv(receiver));
+  if (!ch || !s || !r || *ch >= kMaxChannels || *s >= kMaxRanks || *r >= kMaxRanks) {
+    return MalformedEvent{"rank or channel out of range"};
+  }
+  ev.channel = *ch;
+  ev.sender = *s;
+  ev.receiver = *r;
+  if (!conn.empty()) {
+    auto c = parse_u32(sv(conn));
+    if (!c || *c > 64) return MalformedEvent{"connection index out of range"};
+    ev.conn_index = static_cast<int>(*c);
+  }
+  auto bracket = [&](const StringPiece& p, std::optional<uint64_t>& out) {
+    if (p.empty()) return true;
+    bool hex = false;
+    for (char c : sv(p)) hex |= !is_digit(c);
+    ev.bracket_hex |= hex;
+    out = hex ? parse_hex64(sv(p)) : parse_u64(sv(p));
+    return out.has_value();
+  };
+  if (!bracket(sbr, ev.sender_bracket) || !bracket(rbr, ev.receiver_bracket)) {
+    return MalformedEvent{"device bracket out of range"};
+  }
+  ev.direction = dir.empty() ? Direction::None : (dir == "send" ? Direction::Send : Direction::Receive);
+  ev.transport = sv(transport);
+  ev.legacy_ring_keyword = keyword == "Ring";
+  return ev;
+}
+
+Event parse_ring_listing(std::string_view msg) {
+  StringPiece channel, count, ranks, dots;
+  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::RingListing), &channel,
+                      &count, &ranks, &dots)) {
+    return UnknownEvent{};
+  }
+  RingListingEvent ev;
+  auto ch = parse_u32(sv(channel));
+  if (!ch || *ch >= kMaxChannels) return MalformedEvent{"channel out of range"};
+  ev.channel = *ch;
+  if (!count.empty()) {
+    auto c = parse_u32(sv(count));
+    if (!c || *c > kMaxChannels) return MalformedEvent{"channel count out of range"};
+    ev.channel_count = *c;
+  }
+  std::string_view list = sv(ranks);
+  size_t pos = 0;
+  while (pos < list.size()) {
+    while (pos < list.size() && list[pos] == ' ') ++pos;
+    size_t end = pos;
+    while (end < list.size() && list[end] != ' ') ++end;
+    if (end > pos) {
+      auto r = parse_u32(list.substr(pos, end - pos));
+      if (!r || *r >= kMaxRanks) return MalformedEvent{"rank out of range"};
+      ev.ranks.push_back(*r);
+    }
+    pos = end;
+  }
+  ev.truncated = !dots.empty();
+  return ev;
+}
+
+Event parse_graph_ring(std::string_view msg) {
+  StringPiece channel, prev, me, next;
+  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::GraphRing), &channel, &prev,
+                      &me, &next)) {
+    return UnknownEvent{};
+  }
+  auto ch = parse_u32(sv(channel));
+  auto p = parse_i64(sv(prev));
+  auto m = parse_i64(sv(me));
+  auto n = parse_i64(sv(next));
+  if (!ch || !p || !m || !n || *ch >= kMaxChannels || *m < 0 || *m >= kMaxRanks || *p >= kMaxRanks ||
+      *n >= kMaxRanks || *p < -1 || *n < -1) {
+    return MalformedEvent{"rank or channel out of range"};
+  }
+  return GraphRingEvent{*ch, *p, *m, *n};
+}
+
+Event parse_init(std::string_view msg) {
+  StringPiece api, comm, rank, nranks, cuda, nvml, bus, commid, phase;
+  if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::Init), &api, &comm,
+                         &rank, &nranks, &cuda, &nvml, &bus, &commid, &phase)) {
+    return UnknownEvent{};
+  }
+  InitEvent ev;
+  auto r = parse_u32(sv(rank));
+  auto n = parse_u32(sv(nranks));
+  if (!r || !n || *n == 0 || *n > kMaxRanks || *r >= *n) return MalformedEvent{"rank or nranks out of range"};
+  ev.rank = *r;
+  ev.nranks = *n;
+  ev.api = sv(api);
+  ev.comm_ptr = sv(comm);
+  if (auto c = parse_i64(sv(cuda))) ev.cuda_dev = static_cast<int>(std::clamp<int64_t>(*c, -1, 1 << 20));
+  if (!nvml.empty()) {
+    if (auto v = parse_i64(sv(nvml))) ev.nvml_dev = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 20));
+  }
+  if (!bus.empty()) ev.bus_id = parse_hex64(sv(bus));
+  if (!commid.empty()) ev.comm_id = parse_hex64(sv(commid));
+  ev.phase = phase == "START" ? InitPhase::Start : InitPhase::Complete;
+  return ev;
+}
+
+Event parse_comm_shape(std::string_view msg) {
+  StringPiece comm, rank, nranks, nnodes, local_ranks, local_rank;
+  if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::CommShape), &comm, &rank,
+                         &nranks, &nnodes, &local_ranks, &local_rank)) {
+    return UnknownEvent{};
+  }
+  auto r = parse_u32(sv(rank));
+  auto n = parse_u32(sv(nranks));
+  auto nn = parse_u32(sv(nnodes));
+  auto lr = parse_u32(sv(local_ranks));
+  if (!r || !n || !nn || !lr || *n > kMaxRanks || *nn > *n || *r >= *n) {
+    return MalformedEvent{"rank counts out of range"};
+  }
+  return CommShapeEvent{sv(comm), *r, *n, *nn, *lr};
+}
+
+template <typename... Args>
+bool full(std::string_view msg, PatternKind kind, Args*... args) {
+  return RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(kind), args...);
+}
+
+template <typename... Args>
+bool partial(std::string_view msg, PatternKind kind, Args*... args) {
+  return RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(kind), args...);
+}
+
+}  // namespace
+
+bool parse_trees(std::string_view rest, TreesEvent& out) {
+  // Items: ` [c] a->b->c` where exactly one of a, c holds the three `/`-separated
+  // children; 2.5-2.7 print `down->me->up|up->me->down`, the first half is enough.
+  size_t pos = 0;
+  while (pos < rest.size()) {
+    size_t open = rest.find('[', pos);
+    if (open == std::string_view::npos) break;
+    size_t close = rest.find(']', open);
+    if (close == std::string_view::npos) return false;
+    auto ch = parse_u32(rest.substr(open + 1, close - open - 1));
+    if (!ch || *ch >= kMaxChannels) return false;
+    size_t start = close + 1;
+    while (start < rest.size() && rest[start] == ' ') ++start;
+    size_t end = rest.find(' ', start);
+    if (end == std::string_view::npos) end = rest.size();
+    std::string_view item = rest.substr(start, end - start);
+    if (size_t bar = item.find('|'); bar != std::string_view::npos) item = item.substr(0, bar);
+    size_t a1 = item.find("->");
+    size_t a2 = a1 == std::string_view::npos ? a1 : item.find("->", a1 + 2);
+    if (a2 == std::string_view::npos) return false;
+    std::string_view left = item.substr(0, a1);
+    std::string_view mid = item.substr(a1 + 2, a2 - a1 - 2);
+    std::string_view right = item.substr(a2 + 2);
+    TreeEntry e;
+    e.channel = *ch;
+    auto me = parse_i64(mid);
+    if (!me || *me < 0 || *me >= kMaxRanks) return false;
+    e.me = *me;
+    bool downs_left = left.find('/') != std::string_view::npos;
+    std::string_view downs = downs_left ? left : right;
+    auto up = parse_i64(downs_left ? right : left);
+    if (!up || *up < -1 || *up >= kMaxRanks) return false;
+    e.up = *up;
+    for (int i = 0; i < 3; ++i) {
+      size_t slash = downs.find('/');
+      std::string_view d = downs.substr(0, slash);
+      auto v = parse_i64(d);
+      if (!v || *v < -1 || *v >= kMaxRanks) return false;
+      e.down[i] = *v;
+      if (slash == std::string_view::npos) break;
+      downs = downs.substr(slash + 1);
+    }
+    out.entries.push_back(e);
+    pos = end;
+  }
+  return !out.entries.empty();
+}
+
+Event classify_message(std::string_view msg) {
+  if (msg.empty()) return IgnoredEvent{};
+  switch (msg.front()) {
+    case 'R':
+      if (msg.starts_with("Ring ")) {
+        if (msg.find(" via ") != std::string_view::npos) return parse_connection(msg);
+        if (msg.find(" -> ") != std::string_view::npos) return parse_graph_ring(msg);
+        Event e = parse_ring_listing(msg);
+        if (!std::holds_alternative<UnknownEvent>(e)) return e;
+      }
+      break;
+    case 'C':
+      if (msg.starts_with("Channel ")) {
+        if (msg.find(" via ") != std::string_view::npos) return parse_connection(msg);
+        Event e = parse_ring_listing(msg);
+        if (!std::holds_alternative<UnknownEvent>(e)) return e;
+      } else if (msg.starts_with("Coll")) {
+        StringPiece ch, conn, rank, dir, transport;
+        if (full(msg, PatternKind::CollNet, &ch, &conn, &rank, &dir, &transport)) {
+          auto c = parse_u32(sv(ch));
+          auto r = parse_u32(sv(rank));
+          if (!c || !r || *c >= kMaxChannels || *r >= kMaxRanks) return MalformedEvent{"rank or channel out of range"};
+          return CollNetEvent{*c, *r, dir == "send" ? Direction::Send : Direction::Receive, sv(transport)};
+        }
+      }
+      break;
+    case 'T':
+      if (msg.starts_with("Trees")) {
+        TreesEvent ev;
+        if (parse_trees(msg.substr(5), ev)) return ev;
+        return MalformedEvent{"unreadable tree entry"};
+      }
+      break;
+    case 'N': {
+      StringPiece a, b;
+      if (msg.starts_with("NCCL version ") && partial(msg, PatternKind::Version, &a, &b)) {
+        return VersionEvent{sv(a), sv(b)};
+      }
+      if (msg.starts_with("NCCL_")) {
+        if (full(msg, PatternKind::EnvSetByEnvironment, &a, &b) || full(msg, PatternKind::EnvSetTo, &a, &b)) {
+          std::string_view value = sv(b);
+          if (value.ends_with('.')) value.remove_suffix(1);
+          return EnvEvent{sv(a), value};
+        }
+      }
+      if (msg.starts_with("NET/") && full(msg, PatternKind::NetUsing, &a, &b)) {
+        return NetUsingEvent{sv(a), sv(b)};
+      }
+      break;
+    }
+    case 'U': {
+      StringPiece a;
+      if (full(msg, PatternKind::UsingNetwork, &a)) return UsingNetworkEvent{sv(a)};
+      break;
+    }
+    case 'c': {
+      StringPiece a;
+      if (msg.starts_with("cudaDriverVersion ") && partial(msg, PatternKind::CudaDriver, &a)) {
+        auto v = parse_u32(sv(a));
+        if (!v) return MalformedEvent{"driver version out of range"};
+        return CudaDriverEvent{*v};
+      }
+      if (msg.starts_with("comm ")) {
+        if (msg.find("- Init ") != std::string_view::npos) return parse_init(msg);
+        if (msg.find(" nNodes ") != std::string_view::npos) return parse_comm_shape(msg);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (msg.find("- Init START") != std::string_view::npos || msg.find("- Init COMPLETE") != std::string_view::npos) {
+    return parse_init(msg);
+  }
+  if (ignored_message(msg)) return IgnoredEvent{};
+  return UnknownEvent{};
+}
+
+Event classify(const NcclHeader& header) {
+  switch (header.level) {
+    case Level::Warn:
+      return WarnEvent{header.location, header.payload};
+    case Level::Info:
+    case Level::Abort:
+    case Level::Version:
+      return classify_message(header.payload);
+    case Level::Trace:
+    case Level::Call:
+      return IgnoredEvent{};
+  }
+  return UnknownEvent{};
+}
+
+}  // namespace nd

@@ -1,0 +1,38 @@
+#pragma once
+// Turns the message of one NCCL line into a typed event. Dispatches on the
+// first word before any regular expression runs.
+
+#include <string_view>
+#include <variant>
+
+#include "parsers/events.h"
+
+namespace nd {
+
+struct IgnoredEvent {};    // a known NCCL shape that the model does not use
+struct UnknownEvent {};    // an INFO message of no known shape
+struct MalformedEvent {    // a known shape with impossible numbers
+  const char* what = "";
+};
+struct WarnEvent {
+  std::string_view location;
+  std::string_view message;
+};
+
+using Event = std::variant<UnknownEvent, IgnoredEvent, MalformedEvent, ConnectionEvent,
+                           CollNetEvent, RingListingEvent, GraphRingEvent, TreesEvent,
+                           InitEvent, CommShapeEvent, VersionEvent, UsingNetworkEvent,
+                           NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent>;
+
+// Largest rank, channel and nranks the model accepts; larger numbers in a log
+// are corrupt input, not a job.
+inline constexpr uint32_t kMaxRanks = 1u << 22;
+inline constexpr uint32_t kMaxChannels = 1024;
+
+Event classify(const NcclHeader& header);
+Event classify_message(std::string_view message);
+
+// Parses `Trees [0] 2/-1/-1->1->0 [1] ...` in its three generations.
+bool parse_trees(std::string_view rest, TreesEvent& out);
+
+}  // namespace nd

@@ -1,0 +1,166 @@
+#pragma once
+// What the log says about the job: hosts, processes, communicators, their
+// ranks and connection edges. Sized by ranks x channels, never by log length.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "parsers/events.h"
+#include "parsers/transport.h"
+#include "src/util/interner.h"
+
+namespace nd {
+
+inline constexpr uint32_t kNoHost = UINT32_MAX;
+inline constexpr uint16_t kNoTransport = UINT16_MAX;
+
+struct RankInfo {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  int cuda_dev = -1;
+  int nvml_dev = -1;
+  std::optional<uint64_t> bus_id;
+  bool init_started = false;
+  bool init_completed = false;
+  LineRef init_line;
+};
+
+// One connection line, before the [send]/[receive] halves are merged.
+struct ConnectionRecord {
+  uint32_t sender = 0;
+  uint32_t receiver = 0;
+  uint16_t channel = 0;
+  int8_t conn_index = -1;
+  Direction direction = Direction::None;
+  uint16_t transport = kNoTransport;
+  LineRef line;
+};
+
+// One directed link on one channel and connection index, both halves merged.
+struct Edge {
+  uint32_t sender = 0;
+  uint32_t receiver = 0;
+  uint16_t channel = 0;
+  int8_t conn_index = -1;
+  uint16_t send_transport = kNoTransport;  // as the sender printed it
+  uint16_t recv_transport = kNoTransport;  // as the receiver printed it
+  LineRef send_line;
+  LineRef recv_line;
+  uint16_t transport() const { return send_transport != kNoTransport ? send_transport : recv_transport; }
+  LineRef line() const { return send_transport != kNoTransport ? send_line : recv_line; }
+};
+
+struct ListingRecord {
+  uint16_t channel = 0;
+  std::vector<uint32_t> ranks;
+  bool truncated = false;
+  LineRef line;
+};
+
+struct GraphRingRecord {
+  uint16_t channel = 0;
+  int64_t prev = -1;
+  int64_t me = -1;
+  int64_t next = -1;
+  LineRef line;
+};
+
+struct TreeRecord {
+  TreeEntry entry;
+  LineRef line;
+};
+
+struct Communicator {
+  std::string key;  // "0x52e965372ad155ed", or "#k/n" when NCCL prints no commId
+  std::optional<uint64_t> comm_id;
+  uint32_t nranks = 0;  // 0 when no Init line was seen
+  uint32_t nnodes = 0;  // from `nNodes`, 0 when not printed
+  bool synthetic = false;  // made up for lines that no Init line claimed
+  std::vector<RankInfo> ranks;
+  std::vector<ConnectionRecord> records;  // cleared by finalize()
+  std::vector<Edge> edges;                // sorted by channel, conn, sender, receiver
+  std::vector<ListingRecord> listings;
+  std::vector<GraphRingRecord> graph_rings;
+  std::vector<TreeRecord> trees;
+  LineRef first_line;
+
+  RankInfo& rank(uint32_t r);
+  uint32_t host_of(uint32_t r) const { return r < ranks.size() ? ranks[r].host : kNoHost; }
+  uint32_t size() const { return nranks ? nranks : static_cast<uint32_t>(ranks.size()); }
+};
+
+struct Observation {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  LineRef line;
+};
+
+struct EnvSetting {
+  std::string name;
+  std::string value;
+  uint32_t host = kNoHost;
+  LineRef line;
+};
+
+struct WarnRecord {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  int dev = -1;
+  std::string location;
+  std::string message;
+  LineRef line;
+};
+
+struct InputCounters {
+  uint64_t lines = 0;
+  uint64_t nccl_lines = 0;
+  uint64_t info_lines = 0;
+  uint64_t warn_lines = 0;
+  uint64_t unknown_lines = 0;
+  uint64_t malformed_lines = 0;
+  uint64_t spliced_lines = 0;
+  uint64_t truncated_lines = 0;
+  uint64_t connection_lines = 0;
+  uint64_t init_lines = 0;
+  uint64_t ambiguous_assignments = 0;
+};
+
+struct JobModel {
+  std::vector<std::string> files;  // display names, indexed by LineRef::file
+  Interner hosts;
+  Interner transport_texts;
+  std::vector<Transport> transports;  // indexed like transport_texts
+  std::vector<Communicator> comms;
+
+  std::map<std::string, std::vector<Observation>> versions;        // "2.18.3" -> who
+  std::map<std::string, std::vector<Observation>> cuda_versions;   // NCCL's build CUDA
+  std::map<uint32_t, std::vector<Observation>> driver_versions;    // cudaDriverVersion
+  std::map<std::string, std::vector<Observation>> using_network;   // authoritative choice
+  std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
+  std::vector<EnvSetting> env;        // one per (host, name, value)
+  std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
+  uint32_t max_nvls_channels = 0;
+  bool nvls_connected = false;
+
+  InputCounters counters;
+  std::vector<LineRef> unknown_samples;  // first few unknown-shape lines
+  std::vector<LineRef> malformed_samples;
+
+  // Text of cited lines: the first line per (host, transport, peer), bounded.
+  std::unordered_map<uint64_t, std::string> line_text;
+
+  static constexpr size_t kMaxWarnings = 10000;
+  static constexpr size_t kMaxSamples = 5;
+  static constexpr size_t kMaxCachedLines = 200000;
+
+  const std::string* text_of(LineRef ref) const;
+  static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }
+  std::string where(LineRef ref) const;  // "file:line"
+  std::string host_name(uint32_t id) const { return id == kNoHost ? "?" : hosts.name(id); }
+};
+
+}  // namespace nd

@@ -1,0 +1,401 @@
+#include "src/model/model_builder.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "parsers/envelope.h"
+#include "parsers/nccl_prefix.h"
+#include "src/util/text.h"
+
+namespace nd {
+
+RankInfo& Communicator::rank(uint32_t r) {
+  if (r >= ranks.size()) ranks.resize(static_cast<size_t>(r) + 1);
+  return ranks[r];
+}
+
+const std::string* JobModel::text_of(LineRef ref) const {
+  auto it = line_text.find(key_of(ref));
+  return it == line_text.end() ? nullptr : &it->second;
+}
+
+std::string JobModel::where(LineRef ref) const {
+  const std::string& file = ref.file < files.size() ? files[ref.file] : std::string("?");
+  return fmt::format("{}:{}", file, ref.line);
+}
+
+uint32_t ModelBuilder::add_file(std::string display_name) {
+  model_.files.push_back(std::move(display_name));
+  return static_cast<uint32_t>(model_.files.size() - 1);
+}
+
+void ModelBuilder::add_line(uint32_t file, const Line& line) {
+  auto& c = model_.counters;
+  ++c.lines;
+  if (line.truncated) ++c.truncated_lines;
+  // Cheap reject: every line the model uses holds "NCCL ".
+  if (line.text.size() < 5 || memmem(line.text.data(), line.text.size(), "NCCL ", 5) == nullptr) return;
+  LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line.number, UINT32_MAX))};
+  std::string_view clean = strip_control(line.text, scratch_);
+  // tqdm-style carriage returns put several screen lines in one; each counts.
+  while (!clean.empty()) {
+    size_t cr = clean.find('\r');
+    std::string_view segment = clean.substr(0, cr);
+    clean = cr == std::string_view::npos ? std::string_view{} : clean.substr(cr + 1);
+    Envelope env = strip_envelope(segment);
+    HeaderScan scan = scan_nccl_headers(env.payload);
+    if (scan.count == 0) {
+      std::string_view rest;
+      if (is_raw_banner(env.payload, rest)) {
+        Event ev = classify_message(env.payload);
+        if (auto* v = std::get_if<VersionEvent>(&ev)) {
+          uint32_t host = env.launcher_host.empty() ? kNoHost : resolve_host(env.launcher_host, false);
+          observe(model_.versions, v->version, host, 0, ref);
+          if (!v->cuda.empty()) observe(model_.cuda_versions, v->cuda, host, 0, ref);
+          remember_text(0, ref, segment);
+        }
+      }
+      continue;
+    }
+    if (scan.spliced) ++c.spliced_lines;
+    for (size_t i = 0; i < scan.count; ++i) {
+      const NcclHeader& h = scan.headers[i];
+      handle(ref, segment, h, classify(h), i > 0);
+    }
+  }
+}
+
+uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
+  if (auto id = model_.hosts.find(host)) return *id;
+  if (spliced) {
+    // `Channel 00node02:...`: the fragment's tail glued to the host name.
+    const std::string* best = nullptr;
+    for (const auto& known : model_.hosts.names()) {
+      if (host.ends_with(known) && (!best || known.size() > best->size())) best = &known;
+    }
+    if (best) return *model_.hosts.find(*best);
+  }
+  return model_.hosts.intern(host);
+}
+
+uint16_t ModelBuilder::intern_transport(std::string_view text) {
+  if (auto id = model_.transport_texts.find(text)) return static_cast<uint16_t>(*id);
+  if (model_.transport_texts.size() >= kNoTransport - 1) return kNoTransport;
+  auto id = static_cast<uint16_t>(model_.transport_texts.intern(text));
+  model_.transports.push_back(parse_transport(text));
+  return id;
+}
+
+void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
+  if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
+  if (bucket != 0 && !text_buckets_.emplace(bucket, 0).second) return;
+  model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, 4096)));
+}
+
+void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
+                           uint32_t host, uint64_t pid, LineRef ref) {
+  auto& list = where[std::string(key)];
+  // One observation per process is enough; logs repeat these per communicator.
+  for (const auto& o : list) {
+    if (o.host == host && o.pid == pid) return;
+  }
+  if (list.size() < 100000) list.push_back({host, pid, ref});
+}
+
+void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
+  auto& c = model_.counters;
+  ++c.nccl_lines;
+  if (h.level == Level::Warn) ++c.warn_lines;
+  if (h.level == Level::Info) ++c.info_lines;
+  uint32_t host = resolve_host(h.host, spliced);
+  Process& p = processes_[{host, h.pid}];
+  p.host = host;
+  p.pid = h.pid;
+  if (observer_) observer_(ref, h, ev);
+
+  std::visit(
+      [&](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, UnknownEvent>) {
+          ++c.unknown_lines;
+          if (model_.unknown_samples.size() < JobModel::kMaxSamples) {
+            model_.unknown_samples.push_back(ref);
+            remember_text(0, ref, raw);
+          }
+        } else if constexpr (std::is_same_v<T, MalformedEvent>) {
+          ++c.malformed_lines;
+          if (model_.malformed_samples.size() < JobModel::kMaxSamples) {
+            model_.malformed_samples.push_back(ref);
+            remember_text(0, ref, raw);
+          }
+        } else if constexpr (std::is_same_v<T, ConnectionEvent>) {
+          ++c.connection_lines;
+          ConnectionRecord r;
+          r.sender = e.sender;
+          r.receiver = e.receiver;
+          r.channel = static_cast<uint16_t>(e.channel);
+          r.conn_index = static_cast<int8_t>(e.conn_index);
+          r.direction = e.direction;
+          r.transport = intern_transport(e.transport);
+          r.line = ref;
+          uint32_t own = e.direction == Direction::Receive ? e.receiver : e.sender;
+          uint32_t peer = e.direction == Direction::Receive ? e.sender : e.receiver;
+          remember_text((uint64_t{host} << 40) ^ (uint64_t{r.transport} << 24) ^ peer ^ (1ull << 63), ref, raw);
+          route(p, ref, own, std::max(e.sender, e.receiver), r);
+        } else if constexpr (std::is_same_v<T, RingListingEvent>) {
+          ListingRecord r{static_cast<uint16_t>(e.channel), e.ranks, e.truncated, ref};
+          uint32_t max_rank = e.ranks.empty() ? 0 : *std::max_element(e.ranks.begin(), e.ranks.end());
+          route(p, ref, 0, max_rank, std::move(r));
+        } else if constexpr (std::is_same_v<T, GraphRingEvent>) {
+          GraphRingRecord r{static_cast<uint16_t>(e.channel), e.prev, e.me, e.next, ref};
+          auto max_rank = static_cast<uint32_t>(std::max({e.prev, e.me, e.next}));
+          route(p, ref, static_cast<uint32_t>(e.me), max_rank, r);
+        } else if constexpr (std::is_same_v<T, TreesEvent>) {
+          for (const auto& entry : e.entries) {
+            int64_t m = std::max({entry.up, entry.me, entry.down[0], entry.down[1], entry.down[2]});
+            route(p, ref, static_cast<uint32_t>(entry.me), static_cast<uint32_t>(m), TreeRecord{entry, ref});
+          }
+        } else if constexpr (std::is_same_v<T, InitEvent>) {
+          remember_text(0, ref, raw);
+          on_init(p, ref, h, e);
+        } else if constexpr (std::is_same_v<T, CommShapeEvent>) {
+          for (auto it = p.slots.rbegin(); it != p.slots.rend(); ++it) {
+            if (it->comm_ptr == e.comm_ptr) {
+              auto& comm = model_.comms[it->comm];
+              comm.nnodes = std::max(comm.nnodes, e.nnodes);
+              break;
+            }
+          }
+        } else if constexpr (std::is_same_v<T, VersionEvent>) {
+          remember_text(0, ref, raw);
+          observe(model_.versions, e.version, host, h.pid, ref);
+          if (!e.cuda.empty()) observe(model_.cuda_versions, e.cuda, host, h.pid, ref);
+        } else if constexpr (std::is_same_v<T, UsingNetworkEvent>) {
+          remember_text(0, ref, raw);
+          observe(model_.using_network, e.name, host, h.pid, ref);
+        } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
+          remember_text(0, ref, raw);
+          observe(model_.net_using, e.net, host, h.pid, ref);
+        } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
+          auto& list = model_.driver_versions[e.version];
+          if (list.size() < 100000 &&
+              std::none_of(list.begin(), list.end(), [&](const Observation& o) { return o.host == host && o.pid == h.pid; })) {
+            list.push_back({host, h.pid, ref});
+          }
+        } else if constexpr (std::is_same_v<T, EnvEvent>) {
+          bool seen = std::any_of(model_.env.begin(), model_.env.end(), [&](const EnvSetting& s) {
+            return s.host == host && s.name == e.name && s.value == e.value;
+          });
+          if (!seen && model_.env.size() < 100000) {
+            remember_text(0, ref, raw);
+            model_.env.push_back({std::string(e.name), valid_utf8(e.value), host, ref});
+          }
+        } else if constexpr (std::is_same_v<T, WarnEvent>) {
+          if (model_.warnings.size() < JobModel::kMaxWarnings) {
+            remember_text(0, ref, raw);
+            model_.warnings.push_back({host, h.pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});
+          }
+        } else if constexpr (std::is_same_v<T, IgnoredEvent>) {
+          std::string_view msg = h.payload;
+          if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
+            size_t start = msg.rfind(' ', pos - 1);
+            start = start == std::string_view::npos ? 0 : start + 1;
+            uint32_t n = 0;
+            for (size_t i = start; i < pos && msg[i] >= '0' && msg[i] <= '9'; ++i) n = std::min<uint32_t>(n * 10 + (msg[i] - '0'), 1u << 20);
+            model_.max_nvls_channels = std::max(model_.max_nvls_channels, n);
+          } else if (msg.starts_with("Connected NVLS")) {
+            model_.nvls_connected = true;
+          }
+        }
+      },
+      ev);
+}
+
+size_t ModelBuilder::find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks) {
+  if (auto it = comm_index_.find(key); it != comm_index_.end()) {
+    auto& comm = model_.comms[it->second];
+    comm.nranks = std::max(comm.nranks, nranks);
+    return it->second;
+  }
+  Communicator comm;
+  comm.key = key;
+  comm.comm_id = id;
+  comm.nranks = nranks;
+  model_.comms.push_back(std::move(comm));
+  comm_index_.emplace(key, model_.comms.size() - 1);
+  return model_.comms.size() - 1;
+}
+
+void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev) {
+  ++model_.counters.init_lines;
+  std::string ptr(ev.comm_ptr);
+  CommSlot* slot = nullptr;
+  for (auto it = p.slots.rbegin(); it != p.slots.rend(); ++it) {
+    if (it->comm_ptr == ptr && it->my_rank == ev.rank && (it->open || ev.phase == InitPhase::Start)) {
+      slot = &*it;
+      break;
+    }
+  }
+  if (ev.phase == InitPhase::Start && slot && slot->open) {
+    // Repeated START for the same pointer: same communicator.
+  } else if (!slot || ev.phase == InitPhase::Start) {
+    std::string key;
+    if (ev.comm_id) {
+      key = fmt::format("0x{:x}", *ev.comm_id);
+    } else {
+      // No commId before 2.16: the k-th communicator of every process is taken
+      // to be the same one (§4.6 of the format notes).
+      uint32_t seq = p.completes_per_dev[h.dev]++;
+      key = fmt::format("#{}/{}", seq, ev.nranks);
+    }
+    size_t comm = find_or_add_comm(key, ev.comm_id, ev.nranks);
+    p.slots.push_back({comm, ev.rank, ev.nranks, ptr, ev.phase == InitPhase::Start});
+    slot = &p.slots.back();
+  }
+  if (ev.phase == InitPhase::Start) p.saw_start = true;
+  auto& comm = model_.comms[slot->comm];
+  RankInfo& info = comm.rank(ev.rank);
+  info.host = p.host;
+  info.pid = p.pid;
+  info.cuda_dev = ev.cuda_dev;
+  if (ev.nvml_dev >= 0) info.nvml_dev = ev.nvml_dev;
+  if (ev.bus_id) info.bus_id = ev.bus_id;
+  if (ev.phase == InitPhase::Start) {
+    info.init_started = true;
+    info.init_line = ref;
+  } else {
+    info.init_completed = true;
+    if (!info.init_started) info.init_line = ref;
+    slot->open = false;
+    flush_pending(p, *slot);
+  }
+  if (comm.first_line.line == 0) comm.first_line = ref;
+}
+
+void ModelBuilder::route(Process& p, LineRef, uint32_t own_rank, uint32_t max_rank, Scoped item) {
+  const CommSlot* chosen = nullptr;
+  size_t matches = 0;
+  for (auto it = p.slots.rbegin(); it != p.slots.rend(); ++it) {
+    if (it->open && it->my_rank == own_rank && max_rank < it->nranks) {
+      chosen = &*it;
+      break;
+    }
+  }
+  if (!chosen && p.saw_start) {
+    // 2.22+ connects at the first collective, after Init COMPLETE.
+    for (auto it = p.slots.rbegin(); it != p.slots.rend(); ++it) {
+      if (it->my_rank == own_rank && max_rank < it->nranks) {
+        if (!chosen) chosen = &*it;
+        if (it->comm != chosen->comm) ++matches;
+      }
+    }
+    if (matches > 0) ++model_.counters.ambiguous_assignments;
+  }
+  if (chosen) {
+    store(chosen->comm, p, own_rank, std::move(item));
+  } else {
+    p.pending.push_back({own_rank, max_rank, std::move(item)});
+  }
+}
+
+void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scoped&& item) {
+  auto& comm = model_.comms[comm_index];
+  RankInfo& info = comm.rank(own_rank);
+  if (info.host == kNoHost) {
+    info.host = p.host;
+    info.pid = p.pid;
+  }
+  std::visit(
+      [&](auto&& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, ConnectionRecord>) {
+          if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
+          comm.records.push_back(v);
+        } else if constexpr (std::is_same_v<T, ListingRecord>) {
+          comm.listings.push_back(std::move(v));
+        } else if constexpr (std::is_same_v<T, GraphRingRecord>) {
+          comm.graph_rings.push_back(v);
+        } else {
+          comm.trees.push_back(v);
+        }
+      },
+      std::move(item));
+}
+
+void ModelBuilder::flush_pending(Process& p, const CommSlot& slot) {
+  if (p.pending.empty()) return;
+  std::vector<Pending> keep;
+  for (auto& item : p.pending) {
+    if (item.own_rank == slot.my_rank && item.max_rank < slot.nranks) {
+      store(slot.comm, p, item.own_rank, std::move(item.item));
+    } else {
+      keep.push_back(std::move(item));
+    }
+  }
+  p.pending = std::move(keep);
+}
+
+void ModelBuilder::finish() {
+  for (auto& [key, p] : processes_) {
+    for (auto& item : p.pending) {
+      const CommSlot* chosen = nullptr;
+      for (auto it = p.slots.rbegin(); it != p.slots.rend(); ++it) {
+        if (it->my_rank == item.own_rank && item.max_rank < it->nranks) {
+          chosen = &*it;
+          break;
+        }
+      }
+      size_t comm;
+      if (chosen) {
+        comm = chosen->comm;
+      } else {
+        // Lines that no Init line claims: the job never finished init, or the
+        // log lacks the Init lines. Keep them in one stand-in communicator.
+        comm = find_or_add_comm("unclaimed", std::nullopt, 0);
+        model_.comms[comm].synthetic = true;
+      }
+      store(comm, p, item.own_rank, std::move(item.item));
+    }
+    p.pending.clear();
+  }
+  for (auto& comm : model_.comms) {
+    if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
+    auto& recs = comm.records;
+    auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
+    std::stable_sort(recs.begin(), recs.end(), [&](const ConnectionRecord& a, const ConnectionRecord& b) {
+      return std::tuple(a.channel, norm(a.conn_index), a.sender, a.receiver) <
+             std::tuple(b.channel, norm(b.conn_index), b.sender, b.receiver);
+    });
+    comm.edges.clear();
+    for (const auto& r : recs) {
+      bool same = !comm.edges.empty() && comm.edges.back().channel == r.channel &&
+                  norm(comm.edges.back().conn_index) == norm(r.conn_index) && comm.edges.back().sender == r.sender &&
+                  comm.edges.back().receiver == r.receiver;
+      if (!same) {
+        Edge e;
+        e.sender = r.sender;
+        e.receiver = r.receiver;
+        e.channel = r.channel;
+        e.conn_index = r.conn_index;
+        comm.edges.push_back(e);
+      }
+      Edge& e = comm.edges.back();
+      if (r.direction == Direction::Receive) {
+        if (e.recv_transport == kNoTransport) {
+          e.recv_transport = r.transport;
+          e.recv_line = r.line;
+        }
+      } else if (e.send_transport == kNoTransport) {
+        e.send_transport = r.transport;
+        e.send_line = r.line;
+      }
+      if (e.conn_index < 0) e.conn_index = r.conn_index;
+    }
+    recs.clear();
+    recs.shrink_to_fit();
+  }
+}
+
+}  // namespace nd

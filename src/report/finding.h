@@ -1,0 +1,40 @@
+#pragma once
+// A diagnosis: one rule's verdict on one group of evidence, with the log lines
+// (or probe facts) that prove it.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nd {
+
+enum class Severity : uint8_t { Info, Warning, Error };
+
+const char* severity_name(Severity s);  // "info", "warning", "error"
+
+struct Evidence {
+  std::string file;   // log file, or a sysfs path for probe facts
+  uint64_t line = 0;  // 0 when not a line of a file
+  std::string text;   // the line as logged (may be empty when not retained)
+};
+
+struct Finding {
+  std::string id;    // "ND3001"
+  std::string slug;  // "inter-node-socket"
+  Severity severity = Severity::Warning;
+  std::string message;
+  std::string comm;  // communicator key, empty when not about one
+  std::vector<std::string> hosts;
+  std::vector<uint32_t> ranks;
+  std::vector<uint32_t> channels;
+  std::vector<Evidence> evidence;
+};
+
+// Why the log cannot support a verdict, and what to rerun with.
+struct Gap {
+  std::string reason;
+  std::string rerun;
+};
+
+}  // namespace nd

@@ -1,0 +1,24 @@
+#include "src/util/ranges.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace nd {
+
+std::string format_ranges(std::vector<uint32_t> values, int width) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::string out;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += fmt::format("{:0{}}", values[i], width);
+    if (j > i) out += fmt::format("-{:0{}}", values[j], width);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace nd

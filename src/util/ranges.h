@@ -1,0 +1,13 @@
+#pragma once
+// Compresses sorted integers into "0-7, 9, 12-15" for messages.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nd {
+
+// `width` pads each number with zeros (channels print as "00-15").
+std::string format_ranges(std::vector<uint32_t> values, int width = 0);
+
+}  // namespace nd
