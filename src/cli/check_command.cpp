@@ -61,12 +61,12 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--enable", args->enable,
                   "Run only these rules: IDs, slugs or ID ranges (ND3000-ND3999), comma-separated, repeatable")
       ->type_name("RULES")
-      ->expected(1)
+      ->allow_extra_args(false)  // the next word is an input, not another rule
       ->take_all();
   cmd->add_option("--disable", args->disable,
                   "Do not run these rules: IDs, slugs or ID ranges, comma-separated, repeatable")
       ->type_name("RULES")
-      ->expected(1)
+      ->allow_extra_args(false)  // the next word is an input, not another rule
       ->take_all();
   cmd->add_flag("--list-rules", args->list_rules, "List the rules that would run (after --enable/--disable) and exit");
   cmd->add_flag("--tee", args->tee,
