@@ -14,6 +14,8 @@ const RE2& pattern(PatternKind kind) {
     for (const auto& row : kPatterns) {
       RE2::Options opts;
       opts.set_log_errors(false);
+      // Logs are bytes, not UTF-8: a stray invalid byte must not stop `.` matching.
+      opts.set_encoding(RE2::Options::EncodingLatin1);
       t[static_cast<size_t>(row.kind)] = std::make_unique<RE2>(row.regex, opts);
     }
     return t;
