@@ -42,6 +42,8 @@ constexpr std::string_view kIgnoredPrefixes[] = {
     "[Proxy", "[Service", "cudaDriverVersion", "ncclCommInitRank", "ncclTopoGetCpuAffinity",
     "threadThresholds", "rank ", "comm ", "Collnet", "CollNet", "Coll ", "HINT:",
     "Symmetric", "Graph ", "Min Comp", "ENV/", "GIN/", "Failed to ", "DMA", "Attempting",
+    "CPU/", "PCI/", "NIC/", "Paths from", "Invalid value", "HCA ", "Memory ", "Disabling ", "Enabling ",
+    "Ignoring ", "Retrying", "Dumping", "Comm ", "MNNVL", "Revoke", "Abort",
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -52,7 +54,10 @@ bool ignored_message(std::string_view msg) {
   }
   // `1 coll channels, ...`, tracebacks `init.cc:1234 -> 3`, topology blocks.
   if (!msg.empty() && is_digit(msg.front())) return true;
-  if (msg.find(" -> ") != std::string_view::npos && msg.find(".cc:") != std::string_view::npos) return true;
+  if (msg.find(" -> ") != std::string_view::npos &&
+      (msg.find(".cc:") != std::string_view::npos || msg.find(".cu:") != std::string_view::npos)) {
+    return true;
+  }
   if (msg.starts_with(" ") || msg.starts_with("+ ") || msg.starts_with("=")) return true;
   return false;
 }
