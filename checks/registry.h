@@ -19,6 +19,8 @@ class Registry {
   const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
   // By ID ("ND3001") or slug ("inter-node-socket"); nullptr when unknown.
   const Rule* find(std::string_view name) const;
+  // Orders the rules by ID, so each family can register its own block.
+  void sort_by_id();
 
  private:
   std::vector<std::unique_ptr<Rule>> rules_;
@@ -26,6 +28,8 @@ class Registry {
 
 void register_input_rules(Registry& r);
 void register_transport_rules(Registry& r);
+void register_config_rules(Registry& r);
+void register_health_rules(Registry& r);
 
 // Every log rule, in ID order.
 const Registry& log_rules();

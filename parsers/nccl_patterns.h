@@ -19,6 +19,7 @@ enum class PatternKind {
   CudaDriver,
   EnvSetByEnvironment,
   EnvSetTo,
+  EnvNetName,
   kCount,
 };
 
@@ -55,6 +56,8 @@ inline constexpr PatternRow kPatterns[] = {
      "NCCL_IB_GID_INDEX set by environment to 3."},
     {PatternKind::EnvSetTo, R"(^(NCCL_[A-Z0-9_]+) set to (.*?)\s*$)", "2.7+",
      "NCCL_SOCKET_IFNAME set to ib0"},
+    {PatternKind::EnvNetName, R"(^Comm config netName reset to (NCCL_NET)=(.*?)\s*$)", "2.30+",
+     "Comm config netName reset to NCCL_NET=Socket"},
 };
 
 static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == static_cast<size_t>(PatternKind::kCount));

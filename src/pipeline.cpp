@@ -86,6 +86,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   CheckContext ctx{model, config.options};
   for (const auto& rule : log_rules().rules()) rule->check(ctx, sink);
   report.findings = std::move(sink.findings);
+  link_related(report.findings);
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });

@@ -52,6 +52,14 @@ class ModelBuilder {
     std::vector<Pending> pending;
     bool saw_start = false;
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
+    LineRef first_line;
+    LineRef last_line;
+    uint64_t lines = 0;
+    uint32_t init_starts = 0;
+    uint32_t init_completes = 0;
+    int64_t own_rank = -1;
+    bool init_phase = false;
+    LineRef init_phase_line;
   };
 
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
@@ -62,6 +70,9 @@ class ModelBuilder {
   void infer_hosts_from_local_links(Communicator& comm);
   size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
   uint32_t resolve_host(std::string_view host, bool spliced);
+  void add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text);
+  void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
+  void learn_addresses(std::string_view text, uint32_t host);
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
   void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
@@ -73,6 +84,7 @@ class ModelBuilder {
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
   std::string scratch_;
+  bool expect_last_error_ = false;
 };
 
 }  // namespace nd
