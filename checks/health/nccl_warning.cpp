@@ -58,8 +58,11 @@ std::string counts(const Group& g) {
     parts.push_back(fmt::format("{} {}", host, n));
   }
   std::string where = g.per_host.size() > 1 || g.count > 1 ? fmt::format(": {}", fmt::join(parts, ", ")) : "";
-  std::string what = g.count == 1 ? "1 WARN" : fmt::format("{} WARNs", g.count);
-  if (g.from_pytorch == g.count) what = g.count == 1 ? "1 'Last error'" : fmt::format("{} 'Last error's", g.count);
+  size_t warns = g.count - g.from_pytorch;
+  std::string what = warns == 0 ? std::string() : warns == 1 ? "1 WARN" : fmt::format("{} WARNs", warns);
+  if (g.from_pytorch > 0) {
+    what += fmt::format("{}{} PyTorch 'Last error'", what.empty() ? "" : " and ", g.from_pytorch);
+  }
   return fmt::format("{}{}", what, where);
 }
 

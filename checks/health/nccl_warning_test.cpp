@@ -62,7 +62,7 @@ TEST_CASE("PyTorch watchdog timeouts and DistBackendError lines are read though 
   REQUIRE(f.size() == 3);
   CHECK(f[0].message == "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host from peer "
                         "192.168.19.14: a socket connection failed: No route to host (the address is unreachable: wrong "
-                        "NCCL_SOCKET_IFNAME or a firewall) (1 'Last error')");
+                        "NCCL_SOCKET_IFNAME or a firewall) (1 PyTorch 'Last error')");
   CHECK(f[1].message == "PyTorch's NCCL watchdog timed out on ranks 1,3: ALLREDUCE SeqNum=807 ran for 600031 ms (timeout "
                         "600000 ms); rank 3 is furthest behind (lowest SeqNum 807): look at it first; NCCL prints no WARN "
                         "for a hung collective: a rank that stopped calling it (crash, desync, data loader) or a stalled "

@@ -116,7 +116,11 @@ void ModelBuilder::add_framework_line(FrameworkKind kind, LineRef ref, std::stri
   }
   FrameworkRecord r;
   r.kind = kind;
-  r.host = env.launcher_host.empty() ? kNoHost : resolve_host(env.launcher_host, false);
+  // Only a host the log already knows: `torch.distributed.DistBackendError: `
+  // looks like a pdsh prefix too.
+  if (!env.launcher_host.empty()) {
+    if (auto id = model_.hosts.find(env.launcher_host)) r.host = *id;
+  }
   r.launcher_rank = env.launcher_rank;
   r.text = valid_utf8(payload.substr(0, 4096));
   r.line = ref;
@@ -270,6 +274,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           learn_addresses(e.list, host);
           mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
+          if (!model_.driver_versions.count(e.version)) remember_text(0, ref, raw);
           auto& list = model_.driver_versions[e.version];
           if (list.size() < 100000 &&
               std::none_of(list.begin(), list.end(), [&](const Observation& o) { return o.host == host && o.pid == h.pid; })) {
