@@ -35,12 +35,10 @@ std::string who(const JobModel& model, const std::vector<Observation>& obs) {
   for (const auto& o : obs) {
     if (o.host != kNoHost) hosts.insert(model.host_name(o.host));
   }
-  std::string out;
-  if (!hosts.empty()) out = fmt::format("{}", fmt::join(hosts, ", "));
+  // Raw stdout banners (<= 2.21) without a launcher prefix name no process.
+  if (hosts.empty()) return fmt::format("in the stdout banner at {}", model.where(obs.front().line));
   size_t n = obs.size();
-  out += fmt::format("{}{} process{}", out.empty() ? "" : " (", n, n == 1 ? "" : "es");
-  if (!hosts.empty()) out += ")";
-  return out;
+  return fmt::format("on {} ({} process{})", fmt::join(hosts, ", "), n, n == 1 ? "" : "es");
 }
 
 }  // namespace
@@ -56,7 +54,7 @@ void NcclVersionMismatch::check(const CheckContext& ctx, FindingSink& out) const
     std::vector<std::string> parts;
     std::set<uint32_t> hosts;
     for (const auto& [version, obs] : m.versions) {
-      parts.push_back(fmt::format("{} on {}", version, who(m, obs)));
+      parts.push_back(fmt::format("{} {}", version, who(m, obs)));
       for (const auto& o : obs) hosts.insert(o.host);
       cite(m, *f, obs.front().line, ctx.options.max_evidence + 1);
     }

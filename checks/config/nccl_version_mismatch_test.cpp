@@ -30,6 +30,14 @@ TEST_CASE("NCCL's own mismatch WARN fires even without banners") {
   CHECK(f[0].message == "NCCL detected mismatched versions: rank 0 has 2.23.4, rank 3 has 2.27.3");
 }
 
+TEST_CASE("raw banners without a launcher prefix are cited by line") {
+  auto m = model_from({"NCCL version 2.18.3+cuda12.2", "NCCL version 2.19.3+cuda12.2"});
+  auto f = run_rule<NcclVersionMismatch>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "the job loads 2 NCCL versions: 2.18.3 in the stdout banner at job.log:1; 2.19.3 in the stdout "
+                        "banner at job.log:2");
+}
+
 TEST_CASE("one version everywhere is no mismatch") {
   auto m = model_from({"NCCL version 2.4.8+cuda10.0", "NCCL version 2.4.8+cuda10.0"});
   CHECK(run_rule<NcclVersionMismatch>(m).empty());

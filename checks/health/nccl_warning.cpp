@@ -237,6 +237,11 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
         break;
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning &&
+            m.using_network.count("Socket")) {
+          f.message += "; this job did fall back to network Socket ('Using network Socket')";
+          f.related = {"ND3001"};
+        }
         break;
     }
     f.message += fmt::format(" ({})", counts(*g));

@@ -71,3 +71,17 @@ TEST_CASE("PyTorch watchdog timeouts and DistBackendError lines are read though 
   CHECK(f[2].message == "PyTorch raised an NCCL error (NCCL 2.18.6): unhandled system error (run with NCCL_DEBUG=INFO "
                         "for details); a system call or the network failed (the WARN or 'Last error' lines say which)");
 }
+
+TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
+  auto m = model_from({
+      "",
+      "[2026-01-02 10:24:27] ip-172-31-3-153:35115:35469 [2] int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):208 NCCL WARN NET/OFI Failed to initialize sendrecv protocol",
+      "ip-172-31-3-153:35115:35115 [2] NCCL INFO Using network Socket",
+  });
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+  CHECK(f[0].message == "NET/OFI Failed to initialize sendrecv protocol on ip-172-31-3-153: a network plugin failed to "
+                        "load or initialize: NCCL falls back to its internal IB or Socket transport; this job did fall "
+                        "back to network Socket ('Using network Socket') (1 WARN)");
+}
