@@ -153,8 +153,17 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
   if (placed != table.end()) {
     decide_net(scope, w, placed->second.host, nullptr);
   } else if (waiting_count_ < kMaxWaiting) {
-    waiting_[{scope, peer}].push_back(std::move(w));
-    ++waiting_count_;
+    // One waiting link per own host, transport and GDR state decides as much
+    // as all of them; the rest would only hold memory.
+    auto& list = waiting_[{scope, peer}];
+    bool same = std::any_of(list.begin(), list.end(), [&](const Waiting& o) {
+      return o.own_host == w.own_host && o.transport == w.transport && o.gdr_known_absent == w.gdr_known_absent &&
+             o.own_is_sender == w.own_is_sender;
+    });
+    if (!same) {
+      list.push_back(std::move(w));
+      ++waiting_count_;
+    }
   }
 }
 

@@ -119,7 +119,7 @@ class LiveMonitor {
   std::map<std::string, size_t> per_rule_;
   size_t reported_ = 0;
 
-  static constexpr size_t kMaxWaiting = 1 << 20;
+  static constexpr size_t kMaxWaiting = 1 << 14;
   static constexpr size_t kMaxEdges = 1 << 20;
 };
 
