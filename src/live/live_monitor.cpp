@@ -113,7 +113,8 @@ void LiveMonitor::completed(const std::string& scope, uint32_t rank, uint32_t nr
   std::string links = c.links.empty() ? std::string("none yet (NCCL 2.22+ connects at the first collective)")
                                       : fmt::format("{}", fmt::join(c.links, ", "));
   emit_(fmt::format("nccl-doctor: note: communicator {}: Init COMPLETE on all {} ranks ({} host{}); links so far: {}\n",
-                    scope, c.nranks, c.hosts.size(), c.hosts.size() == 1 ? "" : "s", printable(links)));
+                    // Named as in the report: "#k/n" when NCCL prints no commId.
+                    scope.starts_with("#") ? fmt::format("{}/{}", scope, c.nranks) : scope, c.nranks, c.hosts.size(), c.hosts.size() == 1 ? "" : "s", printable(links)));
   c.completed.clear();
   c.hosts.clear();
 }
