@@ -111,6 +111,7 @@ const Registry& log_rules() {
   static const Registry registry = [] {
     Registry r;
     register_input_rules(r);
+    register_topology_rules(r);
     register_transport_rules(r);
     register_aliases(r);
     return r;
