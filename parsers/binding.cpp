@@ -57,6 +57,8 @@ const RE2& regex(Kind k) {
     for (int i = 0; i < kKinds; ++i) {
       RE2::Options o;
       o.set_log_errors(false);
+      // Logs are bytes, not UTF-8 (as in the NCCL pattern table).
+      o.set_encoding(RE2::Options::EncodingLatin1);
       t[i] = std::make_unique<RE2>(kRegex[i], o);
     }
     return t;
@@ -100,7 +102,7 @@ bool read_map(std::string_view map, BindingLine& out) {
 
 // `package[0][core:0-31] package[1][core:L32-63]`
 bool read_packages(std::string_view text, BindingLine& out) {
-  static const RE2 item(R"(\[(core|hwt):[LP]?([0-9,\-]+)\])");
+  static const RE2 item(R"(\[(core|hwt):[LP]?([0-9,\-]+)\])", RE2::Latin1);
   re2::StringPiece input(text.data(), text.size());
   re2::StringPiece unit, list;
   bool any = false;
