@@ -141,6 +141,7 @@ TEST_CASE("binding reports, affinity, Pattern lines and NIC counts reach the mod
   CHECK(m.nics_per_host.at(*m.hosts.find("gpu01")) == 2);
   CHECK(m.nics_per_host.at(*m.hosts.find("gpu02")) == 1);
   CHECK(m.counters.nccl_lines == 5);
+}
 
 TEST_CASE("PyTorch watchdog, NCCL error and Last error lines are kept though they are not NCCL lines") {
   auto m = model_from({
