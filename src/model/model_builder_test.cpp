@@ -159,3 +159,12 @@ TEST_CASE("2.30 echoes NCCL_NET as a comm config line") {
   CHECK(m.env[0].name == "NCCL_NET");
   CHECK(m.env[0].value == "Socket");
 }
+
+TEST_CASE("an empty Last error body does not swallow the next NCCL line") {
+  auto m = model_from({
+      "Last error:",
+      "gpu07:1:1 [0] NCCL INFO NCCL version 2.18.6+cuda12.2",
+  });
+  CHECK(m.framework_errors.empty());
+  CHECK(m.versions.count("2.18.6") == 1);
+}
