@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -62,6 +63,8 @@ class ModelBuilder {
     LineRef init_phase_line;
   };
 
+  void add_binding_line(LineRef ref, std::string_view text);
+  void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
   void on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev);
   void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
@@ -85,6 +88,9 @@ class ModelBuilder {
   std::unordered_map<uint64_t, char> text_buckets_;
   std::string scratch_;
   bool expect_last_error_ = false;
+  std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
+  std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
+  std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
 };
 
 }  // namespace nd
