@@ -19,10 +19,10 @@ enum class PatternKind {
   CudaDriver,
   EnvSetByEnvironment,
   EnvSetTo,
-  EnvNetName,
   SettingAffinity,
   TopoCpuAffinity,
   GraphPattern,
+  EnvNetName,
   kCount,
 };
 
@@ -59,8 +59,6 @@ inline constexpr PatternRow kPatterns[] = {
      "NCCL_IB_GID_INDEX set by environment to 3."},
     {PatternKind::EnvSetTo, R"(^(NCCL_[A-Z0-9_]+) set to (.*?)\s*$)", "2.7+",
      "NCCL_SOCKET_IFNAME set to ib0"},
-    {PatternKind::EnvNetName, R"(^Comm config netName reset to (NCCL_NET)=(.*?)\s*$)", "2.30+",
-     "Comm config netName reset to NCCL_NET=Socket"},
     {PatternKind::SettingAffinity, R"(^Setting affinity for GPU (\d+) to ([0-9a-fA-F,\-]+)\s*$)", "2.4-2.27",
      "Setting affinity for GPU 3 to ffff,ffffffff"},
     {PatternKind::TopoCpuAffinity,
@@ -69,6 +67,8 @@ inline constexpr PatternRow kPatterns[] = {
     {PatternKind::GraphPattern,
      R"(^Pattern (\d+), crossNic (\d+), nChannels (\d+), (?:bw|speed) ([0-9.]+)/([0-9.]+), type (\w+)/(\w+), sameChannels (\d+))",
      "2.6+", "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1"},
+    {PatternKind::EnvNetName, R"(^Comm config netName reset to (NCCL_NET)=(.*?)\s*$)", "2.30+",
+     "Comm config netName reset to NCCL_NET=Socket"},
 };
 
 static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == static_cast<size_t>(PatternKind::kCount));
