@@ -51,10 +51,6 @@ const Rule* Registry::find(std::string_view name) const {
   return nullptr;
 }
 
-void Registry::sort_by_id() {
-  std::stable_sort(rules_.begin(), rules_.end(), [](const auto& a, const auto& b) { return a->info().id < b->info().id; });
-}
-
 std::vector<std::string_view> Registry::aliases_of(std::string_view id) const {
   std::vector<std::string_view> out;
   for (const auto& a : aliases_) {
@@ -109,6 +105,10 @@ const Rule* Registry::suggest(std::string_view name) const {
 
 void register_aliases(Registry& r) {
   for (const auto& a : kRuleAliases) r.add_alias(a.name, a.id);
+}
+
+void Registry::sort_by_id() {
+  std::stable_sort(rules_.begin(), rules_.end(), [](const auto& a, const auto& b) { return a->info().id < b->info().id; });
 }
 
 const Registry& log_rules() {

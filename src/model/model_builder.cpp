@@ -47,15 +47,14 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
       return;
     }
   }
-  // Cheap reject: every line the model uses holds "NCCL ", except launcher
-  // binding reports ("bound to", "cpu-bind") and PyTorch's watchdog and
-  // `Last error:` lines, which a second scan admits.
-  if (line.text.size() < 5) return;
-  if (memmem(line.text.data(), line.text.size(), "NCCL ", 5) == nullptr) {
-    if (has_binding_needle(line.text)) {
-      add_binding_line(ref, line.text);
-    } else if (line.text.size() >= 11) {
-      if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
+  // Cheap reject: every NCCL line the model uses holds "NCCL "; the others it
+  // reads are launcher binding reports ("bound to", "cpu-bind") and PyTorch's
+  // watchdog and `Last error:` lines.
+  if (line.text.size() < 5 || memmem(line.text.data(), line.text.size(), "NCCL ", 5) == nullptr) {
+    if (line.text.size() >= 11) {
+      if (has_binding_needle(line.text)) {
+        add_binding_line(ref, line.text);
+      } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
         add_framework_line(FrameworkKind::WatchdogTimeout, ref, line.text);
       } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
         add_framework_line(FrameworkKind::LastError, ref, line.text);
@@ -101,6 +100,52 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
   }
 }
 
+void ModelBuilder::add_binding_line(LineRef ref, std::string_view text) {
+  std::string_view clean = strip_control(text, scratch_);
+  Envelope env = strip_envelope(clean);
+  auto b = parse_binding(env.payload);
+  if (!b || model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
+  // NCCL prints gethostname() cut at the first dot; launchers print it whole.
+  std::string_view host = b->host.substr(0, b->host.find('.'));
+  uint32_t host_id = host.empty() ? kNoHost : resolve_host(host, false);
+  if (!binding_keys_.emplace(static_cast<int>(b->source), host_id, b->task).second) return;
+  remember_text(0, ref, clean);
+  model_.bindings.push_back({b->source, host_id, b->pid, b->task, b->unbound, b->whole_sockets, b->unit, b->cpus, ref});
+}
+
+void ModelBuilder::add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e) {
+  if (model_.affinities.size() >= JobModel::kMaxTopologyRecords) return;
+  if (!affinity_keys_.emplace(host, pid, e.gpu).second) return;
+  AffinityRecord r;
+  r.host = host;
+  r.pid = pid;
+  r.gpu = e.gpu;
+  r.empty = e.empty;
+  if (!e.affinity.empty()) r.affinity = e.hex_mask ? parse_cpu_mask(e.affinity) : parse_cpu_list(e.affinity);
+  if (!e.gpu_affinity.empty()) r.gpu_set = parse_cpu_list(e.gpu_affinity);
+  if (!e.cpu_affinity.empty()) r.cpu_set = parse_cpu_list(e.cpu_affinity);
+  r.line = ref;
+  remember_text(0, ref, raw);
+  model_.affinities.push_back(std::move(r));
+}
+
+namespace {
+
+// `NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ...`: devices at
+// brace depth 0 (2.20-2.23 merged NICs print `[0]={[0] mlx5_0:1/IB, ...}`).
+uint32_t count_nics(std::string_view list) {
+  uint32_t n = 0;
+  int depth = 0;
+  for (size_t i = 0; i < list.size() && list[i] != ';'; ++i) {
+    char c = list[i];
+    if (c == '{') ++depth;
+    if (c == '}') --depth;
+    if (c == '[' && depth == 0 && i + 1 < list.size() && list[i + 1] >= '0' && list[i + 1] <= '9') ++n;
+  }
+  return n;
+}
+
+}  // namespace
 void ModelBuilder::add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text) {
   std::string_view clean = strip_control(text, scratch_);
   Envelope env = strip_envelope(clean);
@@ -156,53 +201,6 @@ void ModelBuilder::mark_init_phase(Process& p, LineRef ref, std::string_view raw
   p.init_phase_line = ref;
   remember_text(0, ref, raw);
 }
-
-void ModelBuilder::add_binding_line(LineRef ref, std::string_view text) {
-  std::string_view clean = strip_control(text, scratch_);
-  Envelope env = strip_envelope(clean);
-  auto b = parse_binding(env.payload);
-  if (!b || model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
-  // NCCL prints gethostname() cut at the first dot; launchers print it whole.
-  std::string_view host = b->host.substr(0, b->host.find('.'));
-  uint32_t host_id = host.empty() ? kNoHost : resolve_host(host, false);
-  if (!binding_keys_.emplace(static_cast<int>(b->source), host_id, b->task).second) return;
-  remember_text(0, ref, clean);
-  model_.bindings.push_back({b->source, host_id, b->pid, b->task, b->unbound, b->whole_sockets, b->unit, b->cpus, ref});
-}
-
-void ModelBuilder::add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e) {
-  if (model_.affinities.size() >= JobModel::kMaxTopologyRecords) return;
-  if (!affinity_keys_.emplace(host, pid, e.gpu).second) return;
-  AffinityRecord r;
-  r.host = host;
-  r.pid = pid;
-  r.gpu = e.gpu;
-  r.empty = e.empty;
-  if (!e.affinity.empty()) r.affinity = e.hex_mask ? parse_cpu_mask(e.affinity) : parse_cpu_list(e.affinity);
-  if (!e.gpu_affinity.empty()) r.gpu_set = parse_cpu_list(e.gpu_affinity);
-  if (!e.cpu_affinity.empty()) r.cpu_set = parse_cpu_list(e.cpu_affinity);
-  r.line = ref;
-  remember_text(0, ref, raw);
-  model_.affinities.push_back(std::move(r));
-}
-
-namespace {
-
-// `NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ...`: devices at
-// brace depth 0 (2.20-2.23 merged NICs print `[0]={[0] mlx5_0:1/IB, ...}`).
-uint32_t count_nics(std::string_view list) {
-  uint32_t n = 0;
-  int depth = 0;
-  for (size_t i = 0; i < list.size() && list[i] != ';'; ++i) {
-    char c = list[i];
-    if (c == '{') ++depth;
-    if (c == '}') --depth;
-    if (c == '[' && depth == 0 && i + 1 < list.size() && list[i + 1] >= '0' && list[i + 1] <= '9') ++n;
-  }
-  return n;
-}
-
-}  // namespace
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
   if (auto id = model_.hosts.find(host)) return *id;
@@ -328,12 +326,12 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
         } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
           remember_text(0, ref, raw);
           observe(model_.net_using, e.net, host, h.pid, ref);
-          learn_addresses(e.list, host);
-          mark_init_phase(p, ref, raw);
           if (e.net == "IB") {
             uint32_t& nics = model_.nics_per_host[host];
             nics = std::max(nics, count_nics(e.list));
           }
+          learn_addresses(e.list, host);
+          mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, AffinityEvent>) {
           add_affinity(host, h.pid, ref, raw, e);
         } else if constexpr (std::is_same_v<T, GraphPatternEvent>) {

@@ -87,10 +87,10 @@ class ModelBuilder {
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
   std::string scratch_;
-  bool expect_last_error_ = false;
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
+  bool expect_last_error_ = false;
 };
 
 }  // namespace nd

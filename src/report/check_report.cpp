@@ -1,8 +1,8 @@
 #include "src/report/check_report.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
