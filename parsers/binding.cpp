@@ -20,6 +20,8 @@ const char* binding_source_name(BindingSource s) {
 }
 
 bool has_binding_needle(std::string_view line) {
+  // Open MPI: "... bound to ..." (also in "is not bound (or bound to all
+  // available processors)"); Slurm: "cpu-bind=", "cpu_bind=", "cpu-bind-cores=".
   const char* p = line.data();
   const char* end = p + line.size();
   while (p < end) {
@@ -27,7 +29,7 @@ bool has_binding_needle(std::string_view line) {
     if (!hit) return false;
     const char* b = static_cast<const char*>(hit);
     std::string_view rest(b, static_cast<size_t>(end - b));
-    if (rest.starts_with("bound") || rest.starts_with("bind")) return true;
+    if (rest.starts_with("bound to ") || rest.starts_with("bind=") || rest.starts_with("bind-")) return true;
     p = b + 1;
   }
   return false;
@@ -57,6 +59,8 @@ const RE2& regex(Kind k) {
     for (int i = 0; i < kKinds; ++i) {
       RE2::Options o;
       o.set_log_errors(false);
+      // Logs are bytes, not UTF-8 (as in the NCCL pattern table).
+      o.set_encoding(RE2::Options::EncodingLatin1);
       t[i] = std::make_unique<RE2>(kRegex[i], o);
     }
     return t;
@@ -100,7 +104,7 @@ bool read_map(std::string_view map, BindingLine& out) {
 
 // `package[0][core:0-31] package[1][core:L32-63]`
 bool read_packages(std::string_view text, BindingLine& out) {
-  static const RE2 item(R"(\[(core|hwt):[LP]?([0-9,\-]+)\])");
+  static const RE2 item(R"(\[(core|hwt):[LP]?([0-9,\-]+)\])", RE2::Latin1);
   re2::StringPiece input(text.data(), text.size());
   re2::StringPiece unit, list;
   bool any = false;
@@ -124,12 +128,15 @@ std::optional<BindingLine> parse_binding(std::string_view line) {
   re2::StringPiece in(line.data(), line.size());
   re2::StringPiece host, pid, rank, unbound, rest;
   BindingLine b;
-  if (line.find("MCW rank ") != std::string_view::npos &&
+  // Cheap guards before any regex: every report names a rank or a cpu-bind.
+  bool mpi = line.find("ank ") != std::string_view::npos;
+  if (!mpi && line.find("cpu") == std::string_view::npos) return std::nullopt;
+  if (mpi && line.find("MCW rank ") != std::string_view::npos &&
       RE2::PartialMatch(in, regex(kOmpi4), &host, &pid, &rank, &unbound, &rest)) {
     b.source = BindingSource::OpenMpi;
     b.unit = CpuUnit::MapPosition;
     if (unbound.empty() && !read_map(sv(rest), b)) return std::nullopt;
-  } else if (RE2::PartialMatch(in, regex(kOmpi5), &host, &pid, &rank, &unbound, &rest)) {
+  } else if (mpi && RE2::PartialMatch(in, regex(kOmpi5), &host, &pid, &rank, &unbound, &rest)) {
     b.source = BindingSource::Prrte;
     if (unbound.empty() && !read_packages(sv(rest), b)) return std::nullopt;
   } else {

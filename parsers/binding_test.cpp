@@ -72,6 +72,9 @@ TEST_CASE("Slurm --cpu-bind=verbose masks are OS CPU ids") {
 
 TEST_CASE("binding needle and lines that are not reports") {
   CHECK(has_binding_needle("MCW rank 2 bound to socket"));
+  CHECK(has_binding_needle("MCW rank 3 is not bound (or bound to all available processors)"));
+  CHECK(has_binding_needle("cpu-bind-cores=MASK - n, task 0 0 [1]: mask 0x1 set"));
+  CHECK_FALSE(has_binding_needle("the loss is bounded; bind later"));
   CHECK(has_binding_needle("cpu-bind=MASK - n, task 0 0 [1]: mask 0x1 set"));
   CHECK(has_binding_needle("cpu_bind=MASK"));
   CHECK_FALSE(has_binding_needle("epoch 0 step 10 loss 2.3"));

@@ -161,3 +161,50 @@ TEST_CASE("known but unused lines are ignored, new shapes are unknown") {
   CHECK(std::holds_alternative<IgnoredEvent>(classify_message("init.cc:1234 -> 3")));
   CHECK(std::holds_alternative<UnknownEvent>(classify_message("Frobnicating the widget")));
 }
+
+TEST_CASE("affinity lines: 2.4-2.26 hex masks, 2.27 range lists, 2.28 ncclTopoGetCpuAffinity") {
+  auto mask = std::get<AffinityEvent>(classify_message("Setting affinity for GPU 3 to ffff,ffffffff"));
+  CHECK(mask.gpu == 3);
+  CHECK(mask.hex_mask);
+  CHECK(mask.affinity == "ffff,ffffffff");
+  auto list = std::get<AffinityEvent>(classify_message("Setting affinity for GPU 0 to 0-23,48-71"));
+  CHECK_FALSE(list.hex_mask);
+  auto v228 = std::get<AffinityEvent>(classify_message(
+      "ncclTopoGetCpuAffinity: Affinity for GPU 1 is empty, ignoring. (GPU affinity = 0-23,48-71 ; CPU affinity = 24-47)."));
+  CHECK(v228.gpu == 1);
+  CHECK(v228.empty);
+  CHECK(v228.affinity.empty());
+  CHECK(v228.gpu_affinity == "0-23,48-71");
+  CHECK(v228.cpu_affinity == "24-47");
+  auto ignore = std::get<AffinityEvent>(
+      classify_message("ncclTopoGetCpuAffinity: Affinity for GPU 0 is 0-23. (GPU affinity = 0-23)."));
+  CHECK(ignore.affinity == "0-23");
+  CHECK(ignore.cpu_affinity.empty());
+}
+
+TEST_CASE("graph search Pattern lines with `speed` (2.6-2.13) and `bw` (2.14+)") {
+  auto bw = std::get<GraphPatternEvent>(classify_message(
+      "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1"));
+  CHECK(bw.pattern == 4);
+  CHECK(bw.nchannels == 16);
+  CHECK(bw.bw_intra == doctest::Approx(40.0));
+  CHECK(bw.type_intra == "NVL");
+  CHECK(bw.type_inter == "PIX");
+  auto speed = std::get<GraphPatternEvent>(classify_message(
+      "Pattern 3, crossNic 1, nChannels 2, speed 12.000000/6.000000, type SYS/PHB, sameChannels 0"));
+  CHECK(speed.cross_nic == 1);
+  CHECK(speed.bw_inter == doctest::Approx(6.0));
+  CHECK(speed.type_intra == "SYS");
+  // 2.5's numeric form is known but not read.
+  CHECK(std::holds_alternative<IgnoredEvent>(classify_message("Pattern 4, crossNic 0, nChannels 2, speed 12/12, nvlink 1, type 1")));
+}
+
+TEST_CASE("NVLS Trees (2.18+) read as trees of channels 0 and 1") {
+  auto t = std::get<TreesEvent>(classify_message("NVLS Trees : 8/-1/-1->0->-1 -1/-1/-1->0->8"));
+  REQUIRE(t.entries.size() == 2);
+  CHECK(t.entries[0].nvls);
+  CHECK(t.entries[0].channel == 0);
+  CHECK(t.entries[0].down[0] == 8);
+  CHECK(t.entries[1].channel == 1);
+  CHECK(t.entries[1].up == 8);
+}

@@ -474,6 +474,24 @@ def topo_runtime_incomplete(lines):
     return out
 
 
+def topo_bound_away(lines):
+    """2.28.3: NCCL's affinity line per rank; rank 1 is bound (srun
+    --cpu-bind=map_ldom:1) to the socket its GPU is not attached to."""
+    out = []
+    for l in lines:
+        out.append(l)
+        if "- Init START" in l:
+            head = l[: l.index("NCCL INFO ") + len("NCCL INFO ")]
+            dev = int(l.split("[", 1)[1].split("]", 1)[0])
+            if "rank 1 " in l:
+                out.append(head + f"ncclTopoGetCpuAffinity: Affinity for GPU {dev} is empty, ignoring. "
+                           "(GPU affinity = 0-23,48-71 ; CPU affinity = 24-47,72-95).")
+            else:
+                out.append(head + f"ncclTopoGetCpuAffinity: Affinity for GPU {dev} is 0-23,48-71. "
+                           "(GPU affinity = 0-23,48-71 ; CPU affinity = 0-23,48-71).")
+    return out
+
+
 scenario("2.4.8/topology-listing-unbound", Job("2.4.8", ["node01", "node02"], 2, channels=2, cuda="10.0"))
 POST["2.4.8/topology-listing-unbound"] = topo_listing_unbound
 scenario("2.7.8/topology-tree-shared-cores", Job("2.7.8", ["gpu01", "gpu02"], 2, channels=2, cuda="11.0"))
@@ -484,6 +502,8 @@ POST["2.18.3/topology-duplicate-gpu-sys"] = topo_duplicate_gpu_sys
 scenario("2.27.7/topology-runtime-incomplete", Job("2.27.7", ["H100-01", "H100-02"], 2, channels=2, cuda="12.9",
                                                     graph_lines=True, drop_ranks={3}))
 POST["2.27.7/topology-runtime-incomplete"] = topo_runtime_incomplete
+scenario("2.28.3/bound-away-from-gpu", Job("2.28.3", ["gpu01", "gpu02"], 2, channels=2, cuda="12.9"))
+POST["2.28.3/bound-away-from-gpu"] = topo_bound_away
 
 def write_ranks(root, path, job, lines):
     """NCCL_DEBUG_FILE=%h.%p: one file per process."""

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <map>
+#include <set>
 #include <fmt/format.h>
 
 #include "checks/topology/topology_rules.h"
@@ -9,15 +11,21 @@ namespace nd {
 namespace {
 
 // GRAPH `Ring NN : prev -> me -> next`: every rank prints its own position.
+// Work and memory follow the lines present, not nranks (a corrupt Init line
+// can claim millions of ranks).
 void check_graph_lines(const Communicator& comm, uint16_t channel, const std::vector<const GraphRingRecord*>& recs,
                        ChannelProblems& problems) {
   uint32_t n = comm.size();
-  RingGraph ring(n);
-  std::vector<const GraphRingRecord*> own(n, nullptr);
+  RingGraph ring;  // grows to the largest rank linked
+  std::map<uint32_t, const GraphRingRecord*> own;
   size_t found = 0;
   auto problem = [&](const std::string& text, std::vector<uint32_t> ranks, std::vector<LineRef> lines) {
     problems.add(text, channel, std::move(ranks), std::move(lines));
     ++found;
+  };
+  auto line_of = [&](uint32_t r) {
+    auto it = own.find(r);
+    return it == own.end() ? nullptr : it->second;
   };
   for (const auto* g : recs) {
     auto me = static_cast<uint32_t>(g->me);
@@ -30,36 +38,45 @@ void check_graph_lines(const Communicator& comm, uint16_t channel, const std::ve
       ring.add_link(me, static_cast<uint32_t>(g->next), {locality(comm, me, static_cast<uint32_t>(g->next)), g->line});
     }
     if (g->prev < 0) problem(fmt::format("no link into rank {} (prev is -1)", me), {me}, {g->line});
-    if (!own[me]) own[me] = g;
+    own.emplace(me, g);
   }
-  for (uint32_t r = 0; r < n; ++r) {
+  std::vector<uint32_t> targets;
+  for (const auto& [r, g] : own) {
+    targets.push_back(r);
+    if (g->next >= 0 && g->next < n) targets.push_back(static_cast<uint32_t>(g->next));
+  }
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  for (uint32_t r : targets) {
     auto succ = ring.successors(r);
     if (succ.size() > 1) {
+      const auto* g = line_of(r);
       problem(fmt::format("rank {} has {} successors ({})", r, succ.size(), ranks_text(succ).substr(6)), {r},
-              {own[r] ? own[r]->line : LineRef{}});
+              {g ? g->line : LineRef{}});
     }
     auto pred = ring.predecessors(r);
     if (pred.size() > 1) {
       std::vector<LineRef> lines;
       for (uint32_t p : pred) {
-        if (own[p]) lines.push_back(own[p]->line);
+        if (const auto* g = line_of(p)) lines.push_back(g->line);
       }
       std::vector<uint32_t> who = pred;
       who.push_back(r);
       problem(fmt::format("{} all pass to rank {}", ranks_text(pred), r), who, lines);
     }
     // Each rank also names its predecessor: it must agree with that rank's next.
-    if (own[r] && own[r]->prev >= 0 && own[r]->prev < n) {
-      auto p = static_cast<uint32_t>(own[r]->prev);
-      if (own[p] && own[p]->next >= 0 && own[p]->next != r) {
+    const auto* mine = line_of(r);
+    if (mine && mine->prev >= 0 && mine->prev < n) {
+      auto p = static_cast<uint32_t>(mine->prev);
+      const auto* theirs = line_of(p);
+      if (theirs && theirs->next >= 0 && theirs->next != r) {
         problem(fmt::format("rank {} says its predecessor is rank {}, but rank {} passes to rank {}", r, p, p,
-                            own[p]->next),
-                {r, p}, {own[r]->line, own[p]->line});
+                            theirs->next),
+                {r, p}, {mine->line, theirs->line});
       }
     }
   }
-  bool all_present = std::all_of(own.begin(), own.end(), [](const GraphRingRecord* g) { return g != nullptr; });
-  if (found == 0 && all_present && !ring.is_single_cycle()) {
+  if (found == 0 && own.size() == n && !ring.is_single_cycle()) {
     // Follow the cycle through rank 0 and name the ranks it leaves out.
     std::vector<bool> seen(n, false);
     uint32_t r = 0;
@@ -67,16 +84,14 @@ void check_graph_lines(const Communicator& comm, uint16_t channel, const std::ve
     while (!seen[r] && steps++ < n) {
       seen[r] = true;
       auto next = ring.next(r);
-      if (!next) break;
+      if (!next || *next >= n) break;
       r = *next;
     }
     std::vector<uint32_t> left_out;
+    std::vector<LineRef> lines;
     for (uint32_t i = 0; i < n; ++i) {
       if (!seen[i]) left_out.push_back(i);
-    }
-    std::vector<LineRef> lines;
-    for (uint32_t i = 0; i < n && lines.size() < 4; ++i) {
-      if (seen[i]) lines.push_back(own[i]->line);
+      if (seen[i] && lines.size() < 4) lines.push_back(own.at(i)->line);
     }
     problem(fmt::format("the cycle through rank 0 closes after {} of {} ranks and skips {}", n - left_out.size(), n,
                         ranks_text(left_out)),
@@ -84,30 +99,32 @@ void check_graph_lines(const Communicator& comm, uint16_t channel, const std::ve
   }
 }
 
+// Largest communicator for which the ranks a listing leaves out are named.
+constexpr uint32_t kMaxNamedRanks = 1u << 16;
+
 // The rank-0 listing `Channel NN/MM : 0 1 2 3` (cut at 20 ranks up to 2.22,
 // at `...` from 2.23).
 void check_listing(const Communicator& comm, const ListingRecord& l, ChannelProblems& problems) {
   uint32_t n = comm.size();
-  std::vector<bool> seen(n, false);
+  std::set<uint32_t> seen;
   for (uint32_t r : l.ranks) {
     if (r >= n) {
       problems.add(fmt::format("the ring listing names rank {}, past nranks {}", r, n), l.channel, {r}, {l.line});
       return;
     }
-    if (seen[r]) {
+    if (!seen.insert(r).second) {
       problems.add(fmt::format("the ring listing names rank {} twice", r), l.channel, {r}, {l.line});
       return;
     }
-    seen[r] = true;
   }
   bool capped = l.truncated || (l.ranks.size() == 20 && n > 20);
   if (!capped && l.ranks.size() < n) {
     std::vector<uint32_t> missing;
-    for (uint32_t r = 0; r < n; ++r) {
-      if (!seen[r]) missing.push_back(r);
+    for (uint32_t r = 0; r < n && n <= kMaxNamedRanks; ++r) {
+      if (!seen.count(r)) missing.push_back(r);
     }
     problems.add(fmt::format("the ring listing holds {} of {} ranks and skips {}", l.ranks.size(), n,
-                             ranks_text(missing)),
+                             missing.empty() ? fmt::format("{} ranks", n - l.ranks.size()) : ranks_text(missing)),
                  l.channel, missing, {l.line});
   }
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <fmt/format.h>
 
 #include "checks/topology/topology_rules.h"
@@ -13,24 +14,24 @@ void RingIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   for (const auto& comm : ctx.model.comms) {
     uint32_t n = comm.size();
     if (comm.synthetic || comm.nranks == 0 || n < 2 || comm.graph_rings.empty()) continue;
-    std::map<uint16_t, std::vector<bool>> present;
+    std::map<uint16_t, std::set<uint32_t>> present;
     std::map<uint16_t, std::vector<LineRef>> lines;
     for (const auto& g : comm.graph_rings) {
-      auto& p = present[g.channel];
-      if (p.empty()) p.assign(n, false);
-      if (g.me >= 0 && g.me < n) p[static_cast<size_t>(g.me)] = true;
+      if (g.me >= 0 && g.me < n) present[g.channel].insert(static_cast<uint32_t>(g.me));
       if (lines[g.channel].size() < 2) lines[g.channel].push_back(g.line);
     }
     ChannelProblems problems;
     for (const auto& [channel, p] : present) {
+      if (p.size() == n) continue;
+      // Name the missing ranks only while that list stays small.
       std::vector<uint32_t> missing;
-      for (uint32_t r = 0; r < n; ++r) {
-        if (!p[r]) missing.push_back(r);
+      for (uint32_t r = 0; r < n && n <= (1u << 16); ++r) {
+        if (!p.count(r)) missing.push_back(r);
       }
-      if (missing.empty()) continue;
+      std::string who = missing.empty() ? fmt::format("{} ranks", n - p.size()) : ranks_text(missing);
       problems.add(fmt::format("the log has GRAPH ring lines from {} of {} ranks; {} printed none, so the ring "
                                "cannot be closed (checked only between the ranks present)",
-                               n - missing.size(), n, ranks_text(missing)),
+                               p.size(), n, who),
                    channel, missing, lines[channel]);
     }
     problems.emit(kInfo, ctx, comm, "ring", out);

@@ -67,12 +67,12 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
         if (e.send_transport != kNoTransport) sent.emplace(std::pair{e.channel, e.sender}, &e);
       }
       for (const auto& [channel, ring] : rings) {
-        for (uint32_t a = 0; a < n; ++a) {
+        for (const auto& [key, e] : sent) {
+          if (key.first != channel) continue;
+          uint32_t a = key.second;
           auto b = ring.next(a);
-          if (!b) continue;
-          auto s = sent.find({channel, a});
-          if (s == sent.end() || edges.count({channel, a, *b})) continue;
-          std::vector<LineRef> lines{s->second->send_line};
+          if (!b || edges.count({channel, a, *b})) continue;
+          std::vector<LineRef> lines{e->send_line};
           auto gl = graph_line.find({channel, a});
           if (gl != graph_line.end()) lines.push_back(gl->second);
           for (const auto& l : comm.listings) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <fmt/format.h>
 
 #include "checks/topology/topology_rules.h"
@@ -22,36 +23,38 @@ bool lists_child(const TreeEntry& e, uint32_t child) {
 void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std::vector<const TreeRecord*>& recs,
                 ChannelProblems& problems) {
   uint32_t n = comm.size();
-  std::vector<const TreeRecord*> own(n, nullptr);
+  std::map<uint32_t, const TreeRecord*> own;  // the ranks present, not nranks
   for (const auto* t : recs) {
-    if (t->entry.me >= 0 && t->entry.me < n && !own[static_cast<size_t>(t->entry.me)]) {
-      own[static_cast<size_t>(t->entry.me)] = t;
-    }
+    if (t->entry.me >= 0 && t->entry.me < n) own.emplace(static_cast<uint32_t>(t->entry.me), t);
   }
+  auto line_of = [&](int64_t r) -> const TreeRecord* {
+    if (r < 0) return nullptr;
+    auto it = own.find(static_cast<uint32_t>(r));
+    return it == own.end() ? nullptr : it->second;
+  };
   const char* tree = nvls ? "NVLS tree" : "tree";
   std::vector<uint32_t> roots;
   std::vector<LineRef> root_lines;
-  for (uint32_t r = 0; r < n; ++r) {
-    if (!own[r]) continue;
-    const TreeEntry& e = own[r]->entry;
+  for (const auto& [r, rec] : own) {
+    const TreeEntry& e = rec->entry;
     if (e.up < 0) {
       roots.push_back(r);
-      root_lines.push_back(own[r]->line);
+      root_lines.push_back(rec->line);
     } else if (e.up >= n) {
       problems.add(fmt::format("rank {}'s {} parent is rank {}, past nranks {}", r, tree, e.up, n), channel, {r},
-                   {own[r]->line});
-    } else if (const TreeRecord* p = own[static_cast<size_t>(e.up)]; p && !lists_child(p->entry, r)) {
+                   {rec->line});
+    } else if (const TreeRecord* p = line_of(e.up); p && !lists_child(p->entry, r)) {
       problems.add(fmt::format("rank {} says its {} parent is rank {}, but rank {} lists {}", r, tree, e.up, e.up,
                                children_text(p->entry)),
-                   channel, {r, static_cast<uint32_t>(e.up)}, {own[r]->line, p->line});
+                   channel, {r, static_cast<uint32_t>(e.up)}, {rec->line, p->line});
     }
     for (int64_t d : e.down) {
       if (d < 0 || d >= n) continue;
-      const TreeRecord* c = own[static_cast<size_t>(d)];
+      const TreeRecord* c = line_of(d);
       if (c && c->entry.up != r) {
         problems.add(fmt::format("rank {} lists rank {} as a {} child, but rank {}'s parent is {}", r, d, tree, d,
                                  c->entry.up < 0 ? std::string("none (-1)") : fmt::format("rank {}", c->entry.up)),
-                     channel, {r, static_cast<uint32_t>(d)}, {own[r]->line, c->line});
+                     channel, {r, static_cast<uint32_t>(d)}, {rec->line, c->line});
       }
     }
   }
@@ -59,18 +62,31 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
     problems.add(fmt::format("the {} has {} roots ({}), not one", tree, roots.size(), ranks_text(roots)), channel, roots,
                  root_lines);
   }
-  // Follow parent links from every rank: a walk longer than n is a cycle.
-  for (uint32_t r = 0; r < n; ++r) {
-    if (!own[r]) continue;
-    uint32_t at = r;
-    size_t steps = 0;
-    while (own[at] && own[at]->entry.up >= 0 && own[at]->entry.up < n && steps <= n) {
-      at = static_cast<uint32_t>(own[at]->entry.up);
-      ++steps;
+  // Parent links that return to a rank: walk each chain once (0 unseen,
+  // 1 on the current walk, 2 finished), linear in the ranks present.
+  std::map<uint32_t, int> state;
+  for (const auto& [start, rec] : own) {
+    if (state[start] != 0) continue;
+    std::vector<uint32_t> walk;
+    uint32_t at = start;
+    bool cycle = false;
+    while (true) {
+      int& st = state[at];
+      if (st == 1) {
+        cycle = true;
+        break;
+      }
+      if (st == 2) break;
+      st = 1;
+      walk.push_back(at);
+      const TreeRecord* t = line_of(at);
+      if (!t || t->entry.up < 0 || t->entry.up >= n) break;
+      at = static_cast<uint32_t>(t->entry.up);
     }
-    if (steps > n) {
-      problems.add(fmt::format("the {}'s parent links from rank {} run in a cycle", tree, r), channel, {r},
-                   {own[r]->line});
+    for (uint32_t w : walk) state[w] = 2;
+    if (cycle) {
+      problems.add(fmt::format("the {}'s parent links from rank {} run in a cycle", tree, start), channel, {start},
+                   {rec->line});
       break;
     }
   }

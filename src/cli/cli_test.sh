@@ -25,8 +25,8 @@ expect 3 "--disable: unknown rule 'inter-node-sockets'; did you mean ND3001 (int
 Run with --help for more information." -- "$bin" check --disable inter-node-sockets "$log"
 expect 3 "--enable: bad rule range 'ND3999-ND3000': ND3999 comes after ND3000
 Run with --help for more information." -- "$bin" check --enable ND3999-ND3000 "$log"
-expect 3 "unknown rule 'ND3010'; did you mean ND2010 (few-channels)?
-Run with --help for more information." -- "$bin" explain ND3010
+expect 3 "unknown rule 'inter-node-sokcet'; did you mean ND3001 (inter-node-socket)?
+Run with --help for more information." -- "$bin" explain inter-node-sokcet
 expect 3 "inputs is required
 Run with --help for more information." -- "$bin" check --enable ND3001
 "$bin" check --enable ND3001,inter-node-unknown-net --list-rules >"$tmp/list"

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/ranges.h>
+
 #include <fmt/format.h>
 
 #include "checks/transport/edge_groups.h"
@@ -85,6 +87,7 @@ void LiveMonitor::on_event(LineRef, const NcclHeader& h, const Event& ev) {
       p.saw_start = true;
     } else {
       if (slot) slot->open = false;
+      completed(scope, init->rank, init->nranks, h.host);
       if (!slot && p.slots.size() < 4096) p.slots.push_back({scope, init->rank, init->nranks, std::string(init->comm_ptr), false});
       ++p.completes_per_dev[h.dev];
     }
@@ -96,6 +99,24 @@ void LiveMonitor::on_event(LineRef, const NcclHeader& h, const Event& ev) {
       report(rule, fmt::format("{}|{}|{}", rule->info().id, h.host, w->message), std::move(message), {current_});
     }
   }
+}
+
+void LiveMonitor::completed(const std::string& scope, uint32_t rank, uint32_t nranks, std::string_view host) {
+  if (progress_.size() >= 4096 && !progress_.count(scope)) return;
+  CommProgress& c = progress_[scope];
+  c.nranks = std::max(c.nranks, nranks);
+  if (c.announced || nranks > kMaxRanks) return;
+  c.completed.insert(rank);
+  c.hosts.emplace(host);
+  if (c.completed.size() < c.nranks) return;
+  c.announced = true;
+  std::string links = c.links.empty() ? std::string("none yet (NCCL 2.22+ connects at the first collective)")
+                                      : fmt::format("{}", fmt::join(c.links, ", "));
+  emit_(fmt::format("nccl-doctor: note: communicator {}: Init COMPLETE on all {} ranks ({} host{}); links so far: {}\n",
+                    // Named as in the report: "#k/n" when NCCL prints no commId.
+                    scope.starts_with("#") ? fmt::format("{}/{}", scope, c.nranks) : scope, c.nranks, c.hosts.size(), c.hosts.size() == 1 ? "" : "s", printable(links)));
+  c.completed.clear();
+  c.hosts.clear();
 }
 
 void LiveMonitor::learn(const std::string& scope, uint32_t rank, std::string_view host) {
@@ -122,6 +143,12 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
   uint16_t t = transport_id(e.transport);
   const Transport& tr = transports_[t];
   auto ch = static_cast<uint16_t>(e.channel);
+  if (auto it = progress_.find(scope); it != progress_.end() || progress_.size() < 4096) {
+    auto& links = (it != progress_.end() ? it->second : progress_[scope]).links;
+    std::string label = tr.family == TransportFamily::NET ? "NET/" + tr.net_name + (tr.gdr ? "/GDRDMA" : "")
+                                                          : std::string(family_name(tr.family));
+    if (links.size() < 16) links.insert(label);
+  }
 
   if (tr.family == TransportFamily::SHM) {
     if (const Rule* rule = active("intra-node-shm")) {
@@ -153,8 +180,17 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
   if (placed != table.end()) {
     decide_net(scope, w, placed->second.host, nullptr);
   } else if (waiting_count_ < kMaxWaiting) {
-    waiting_[{scope, peer}].push_back(std::move(w));
-    ++waiting_count_;
+    // One waiting link per own host, transport and GDR state decides as much
+    // as all of them; the rest would only hold memory.
+    auto& list = waiting_[{scope, peer}];
+    bool same = std::any_of(list.begin(), list.end(), [&](const Waiting& o) {
+      return o.own_host == w.own_host && o.transport == w.transport && o.gdr_known_absent == w.gdr_known_absent &&
+             o.own_is_sender == w.own_is_sender;
+    });
+    if (!same) {
+      list.push_back(std::move(w));
+      ++waiting_count_;
+    }
   }
 }
 

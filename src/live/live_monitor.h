@@ -54,6 +54,9 @@ class LiveMonitor {
 
   size_t reported() const { return reported_; }
 
+  // Besides findings, one note per communicator once all its ranks printed
+  // Init COMPLETE, with the links seen so far: the live "all clear so far".
+
   // Live findings per rule before the rest wait for the final report.
   static constexpr size_t kMaxPerRule = 8;
 
@@ -98,6 +101,7 @@ class LiveMonitor {
   const Rule* active(std::string_view slug) const;
   std::string scope_of(Process& p, int dev, uint32_t own_rank, uint32_t max_rank) const;
   void learn(const std::string& scope, uint32_t rank, std::string_view host);
+  void completed(const std::string& scope, uint32_t rank, uint32_t nranks, std::string_view host);
   void on_connection(Process& p, const NcclHeader& h, const ConnectionEvent& e);
   void decide_net(const std::string& scope, const Waiting& w, const std::string& peer_host, const Cited* decider);
   void report(const Rule* rule, const std::string& dedupe_key, std::string message, std::vector<Cited> evidence);
@@ -116,10 +120,18 @@ class LiveMonitor {
   std::unordered_map<std::string, uint16_t> transport_ids_;
   std::vector<Transport> transports_;
   std::set<std::string> reported_keys_;
+  struct CommProgress {
+    uint32_t nranks = 0;
+    std::set<uint32_t> completed;
+    std::set<std::string> hosts;
+    std::set<std::string> links;  // "P2P", "SHM", "NET/IB/GDRDMA", ...
+    bool announced = false;
+  };
+  std::map<std::string, CommProgress> progress_;
   std::map<std::string, size_t> per_rule_;
   size_t reported_ = 0;
 
-  static constexpr size_t kMaxWaiting = 1 << 20;
+  static constexpr size_t kMaxWaiting = 1 << 14;
   static constexpr size_t kMaxEdges = 1 << 20;
 };
 

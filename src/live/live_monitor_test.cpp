@@ -147,3 +147,21 @@ TEST_CASE("past kMaxPerRule findings of one rule, one note and then silence") {
   CHECK(printed.ends_with(
       "nccl-doctor: note: more ND3002 intra-node-shm findings; the report at end of input lists them\n"));
 }
+
+TEST_CASE("a communicator whose ranks all completed init gets one note with its links") {
+  auto run = live({
+      "gpu009:100:100 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 "
+      "commId 0xabc - Init START",
+      "gpu028:200:200 [0] NCCL INFO ncclCommInitRank comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 "
+      "commId 0xabc - Init START",
+      "gpu009:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
+      "gpu009:100:100 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 "
+      "commId 0xabc - Init COMPLETE",
+      "gpu028:200:200 [0] NCCL INFO ncclCommInitRank comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 "
+      "commId 0xabc - Init COMPLETE",
+  });
+  CHECK(run.after_line[3] == "");
+  CHECK(run.after_line[4] ==
+        "nccl-doctor: note: communicator 0xabc: Init COMPLETE on all 2 ranks (2 hosts); links so far: "
+        "NET/IB/GDRDMA\n");
+}

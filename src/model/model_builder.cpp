@@ -41,8 +41,11 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
   // no marker of its own (launcher-output.md §5.2).
   if (expect_last_error_) {
     expect_last_error_ = false;
-    add_framework_line(FrameworkKind::LastError, ref, line.text);
-    return;
+    // The body may be empty; then the next line is anything, NCCL's own included.
+    if (memmem(line.text.data(), line.text.size(), " NCCL ", 6) == nullptr) {
+      add_framework_line(FrameworkKind::LastError, ref, line.text);
+      return;
+    }
   }
   // Cheap reject: every NCCL line the model uses holds "NCCL "; the others it
   // reads are launcher binding reports ("bound to", "cpu-bind") and PyTorch's

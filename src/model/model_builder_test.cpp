@@ -118,6 +118,31 @@ TEST_CASE("nNodes and NVLS channel counts are recorded") {
   CHECK(m.max_nvls_channels == 16);
 }
 
+TEST_CASE("binding reports, affinity, Pattern lines and NIC counts reach the model") {
+  auto m = model_from({
+      "[1,0]<stderr>:[gpu01.cluster:4410] MCW rank 0 bound to socket 0[core 0[hwt 0-1]]: [BB/..][../..]",
+      " 1: cpu-bind=MASK - gpu01, task  1  1 [2808]: mask 0x4 set",
+      "epoch 0 step 10 loss 2.3145, upper bound to the loss 9.1",
+      "gpu01:2771:2771 [0] NCCL INFO Setting affinity for GPU 0 to 03f03f",
+      "gpu01:2771:2771 [0] NCCL INFO Setting affinity for GPU 0 to 03f03f",
+      "gpu01:2771:2771 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, bw 12.000000/12.000000, type SYS/PIX, sameChannels 1",
+      "gpu01:2771:2771 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:10.1.0.10<0>",
+      "gpu02:2808:2808 [0] NCCL INFO NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} ; OOB ib0:10.1.0.11<0>",
+  });
+  REQUIRE(m.bindings.size() == 2);
+  CHECK(m.host_name(m.bindings[0].host) == "gpu01");
+  CHECK(m.bindings[0].cpus.to_string() == "0-1");
+  CHECK(m.bindings[1].pid == 2808);
+  CHECK(m.bindings[1].cpus.to_string() == "2");
+  REQUIRE(m.affinities.size() == 1);
+  CHECK(m.affinities[0].affinity->to_string() == "0-5,12-17");
+  REQUIRE(m.graph_patterns.size() == 1);
+  CHECK(m.graph_patterns[0].type_intra == "SYS");
+  CHECK(m.nics_per_host.at(*m.hosts.find("gpu01")) == 2);
+  CHECK(m.nics_per_host.at(*m.hosts.find("gpu02")) == 1);
+  CHECK(m.counters.nccl_lines == 5);
+}
+
 TEST_CASE("PyTorch watchdog, NCCL error and Last error lines are kept though they are not NCCL lines") {
   auto m = model_from({
       "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
@@ -158,4 +183,13 @@ TEST_CASE("2.30 echoes NCCL_NET as a comm config line") {
   REQUIRE(m.env.size() == 1);
   CHECK(m.env[0].name == "NCCL_NET");
   CHECK(m.env[0].value == "Socket");
+}
+
+TEST_CASE("an empty Last error body does not swallow the next NCCL line") {
+  auto m = model_from({
+      "Last error:",
+      "gpu07:1:1 [0] NCCL INFO NCCL version 2.18.6+cuda12.2",
+  });
+  CHECK(m.framework_errors.empty());
+  CHECK(m.versions.count("2.18.6") == 1);
 }

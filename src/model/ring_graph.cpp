@@ -133,7 +133,7 @@ std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSou
   std::map<uint16_t, RingGraph> rings;
   uint32_t n = comm.size();
   auto ring = [&](uint16_t ch) -> RingGraph& {
-    auto [it, inserted] = rings.try_emplace(ch, n);
+    auto [it, inserted] = rings.try_emplace(ch, 0u);
     if (inserted) it->second.source = source;
     return it->second;
   };

@@ -66,7 +66,8 @@ class TreeGraph : public ChannelGraph {  // links point child -> parent
 // Rings per channel, from GRAPH `Ring` lines when present, else the rank-0
 // listing, else connIndex-0 connection edges.
 std::map<uint16_t, RingGraph> build_rings(const Communicator& comm);
-// Rings per channel from one source only, for cross-checks: GRAPH lines
+// Rings per channel from one source only, for cross-checks (each graph holds
+// the ranks its links name, not nranks vertices): GRAPH lines
 // (links me -> next), the listing (a cut listing links only the ranks it
 // prints and does not close the ring), or connIndex-0 connection edges.
 std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSource source);
