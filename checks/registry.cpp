@@ -15,6 +15,7 @@ const Registry& log_rules() {
   static const Registry registry = [] {
     Registry r;
     register_input_rules(r);
+    register_rail_rules(r);
     register_transport_rules(r);
     return r;
   }();

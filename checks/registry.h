@@ -26,6 +26,7 @@ class Registry {
 
 void register_input_rules(Registry& r);
 void register_transport_rules(Registry& r);
+void register_rail_rules(Registry& r);
 
 // Every log rule, in ID order.
 const Registry& log_rules();

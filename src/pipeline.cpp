@@ -95,15 +95,14 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   return report;
 }
 
-int run_check(const CheckConfig& config) {
-  JobModel model;
+std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings) {
   ModelBuilder builder(model);
   std::vector<std::string> errors;
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
     // pass: memory follows ranks x channels, not the length of the log.
-    Timer t(config.timings, "read");
-    for (const auto& path : config.inputs) {
+    Timer t(timings, "read");
+    for (const auto& path : inputs) {
       std::string err = read_input(path, builder);
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);
@@ -113,9 +112,15 @@ int run_check(const CheckConfig& config) {
   }
   {
     // Pending lines can only be assigned once every Init line is known.
-    Timer t(config.timings, "model");
+    Timer t(timings, "model");
     builder.finish();
   }
+  return errors;
+}
+
+int run_check(const CheckConfig& config) {
+  JobModel model;
+  std::vector<std::string> errors = read_model(config.inputs, model, config.timings);
   CheckReport report;
   {
     Timer t(config.timings, "checks");

@@ -64,6 +64,7 @@ class ModelBuilder {
   uint32_t resolve_host(std::string_view host, bool spliced);
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
+  void add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref);
   void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
                uint32_t host, uint64_t pid, LineRef ref);
 
@@ -72,6 +73,7 @@ class ModelBuilder {
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
+  std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
   std::string scratch_;
 };
 
