@@ -13,7 +13,7 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   // IB items: index, HCA, port, optional rail/plane, link layer.
   static const re2::RE2 kIbItem(R"(\[(\d{1,6})\]\s?([A-Za-z0-9_.\-]{1,64}):(\d{1,5})(?::\d{1,6}){0,2}/([A-Za-z]{1,16}))");
   // Socket items: index, interface, address.
-  static const re2::RE2 kSocketItem(R"(\[(\d{1,6})\]([A-Za-z0-9_.@\-]{1,64}):([0-9A-Fa-f.:%]{1,64}<\d{1,6}>))");
+  static const re2::RE2 kSocketItem(R"(\[(\d{1,6})\]([A-Za-z0-9_.@\-]{1,64}):([^\s<>\[\]]{1,64}<\d{1,6}>))");
   std::vector<NetDeviceEntry> out;
   if (size_t oob = list.find(';'); oob != std::string_view::npos) list = list.substr(0, oob);
   constexpr size_t kMaxDevices = 64;

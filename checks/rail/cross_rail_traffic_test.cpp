@@ -27,7 +27,7 @@ TEST_CASE("cross-rail-traffic fires when the send NIC and the receive NIC differ
                 "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/1/GDRDMA");
   auto f = run_rule<CrossRailTraffic>(m);
   REQUIRE(f.size() == 1);
-  CHECK(f[0].severity == Severity::Warning);
+  CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "rank 0 on gpuA -> rank 1 on gpuB, channel 00, via NIC mlx5_0 -> NIC mlx5_1 (1 connection)");
   auto unlisted = pair("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
                        "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/1/GDRDMA", false);

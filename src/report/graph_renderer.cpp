@@ -74,6 +74,11 @@ const char* colour_of(const std::string& label) {
   return "#616161";
 }
 
+// Errors red, warnings orange, notes amber.
+const char* problem_colour(Severity s) {
+  return s == Severity::Error ? "#d50000" : s == Severity::Warning ? "#ff6d00" : "#f9a825";
+}
+
 void note_problem(bool& has, Severity& sev, std::string& why, const LinkProblem& p) {
   if (!p.any()) return;
   if (!has || p.severity > sev) {
@@ -243,7 +248,7 @@ std::string render_graph_dot(const JobModel& model, const GraphView& view) {
                    (inside.empty() ? "" : "\\ninside: " + dot_text(fmt::format("{}", fmt::join(inside, ", "))));
     }
     if (node.has_problem) {
-      a["color"] = node.problem == Severity::Error ? "#d50000" : "#ff6d00";
+      a["color"] = problem_colour(node.problem);
       a["penwidth"] = "2.5";
       a["tooltip"] = dot_text(node.problem_why);
     }
@@ -265,7 +270,7 @@ std::string render_graph_dot(const JobModel& model, const GraphView& view) {
     if (e.kind == "tree") a["style"] = "dashed";
     if (e.transport == kNoLine) a["style"] = "dotted";
     if (e.has_problem) {
-      a["color"] = e.problem == Severity::Error ? "#d50000" : "#ff6d00";
+      a["color"] = problem_colour(e.problem);
       a["fontcolor"] = a["color"];
       a["penwidth"] = "3";
       a["tooltip"] = dot_text(e.problem_why);

@@ -60,7 +60,7 @@ LinkProblem link_problem(const JobModel& model, const Communicator& comm, const 
       std::string b = nic_name(model, hr, r.net_name, r.net_dev);
       bool named = listed_nets(model, hs, s.net_name) && listed_nets(model, hr, r.net_name);
       if (named ? a != b : s.net_dev != r.net_dev) {
-        return {Severity::Warning, fmt::format("cross-rail {} -> {} (ND2101)", a, b)};
+        return {Severity::Info, fmt::format("cross-rail {} -> {} (ND2101)", a, b)};
       }
     }
   }
