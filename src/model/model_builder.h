@@ -53,6 +53,14 @@ class ModelBuilder {
     std::vector<Pending> pending;
     bool saw_start = false;
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
+    LineRef first_line;
+    LineRef last_line;
+    uint64_t lines = 0;
+    uint32_t init_starts = 0;
+    uint32_t init_completes = 0;
+    int64_t own_rank = -1;
+    bool init_phase = false;
+    LineRef init_phase_line;
   };
 
   void add_binding_line(LineRef ref, std::string_view text);
@@ -65,6 +73,9 @@ class ModelBuilder {
   void infer_hosts_from_local_links(Communicator& comm);
   size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
   uint32_t resolve_host(std::string_view host, bool spliced);
+  void add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text);
+  void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
+  void learn_addresses(std::string_view text, uint32_t host);
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
   void add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref);
@@ -81,6 +92,7 @@ class ModelBuilder {
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
+  bool expect_last_error_ = false;
 };
 
 }  // namespace nd
