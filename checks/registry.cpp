@@ -116,6 +116,7 @@ const Registry& log_rules() {
     Registry r;
     register_input_rules(r);
     register_topology_rules(r);
+    register_rail_rules(r);
     register_transport_rules(r);
     register_config_rules(r);
     register_health_rules(r);

@@ -49,6 +49,7 @@ class Registry {
 void register_input_rules(Registry& r);
 void register_transport_rules(Registry& r);
 void register_topology_rules(Registry& r);
+void register_rail_rules(Registry& r);
 // Old slugs of renamed rules; see kRuleAliases in registry.cpp.
 void register_aliases(Registry& r);
 void register_config_rules(Registry& r);

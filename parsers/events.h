@@ -118,10 +118,20 @@ struct UsingNetworkEvent {
   std::string_view name;
 };
 
+// One device of a `NET/<name> : Using` list.
+struct NetDeviceEntry {
+  int index = -1;               // the `[d]` that connection lines print as netDev
+  std::string_view name;        // HCA (`mlx5_0`) or interface (`eth0`)
+  int port = -1;                // IB port, -1 for sockets
+  std::string_view link_layer;  // "IB", "RoCE", "UNSPECIFIED"; empty for sockets
+  std::string_view address;     // socket address `10.1.0.10<0>`; empty for IB
+};
+
 // `NET/IB : Using [0]mlx5_0:1/IB ...` or `NET/Socket : Using [0]eth0:...`
 struct NetUsingEvent {
   std::string_view net;   // "IB", "Socket"
   std::string_view list;  // everything after "Using"
+  std::vector<NetDeviceEntry> devices;  // parsed from `list`, OOB excluded
 };
 
 struct CudaDriverEvent {

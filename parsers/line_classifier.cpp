@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "parsers/nccl_patterns.h"
+#include "parsers/net_devices.h"
 #include "src/util/numbers.h"
 
 namespace nd {
@@ -375,7 +376,7 @@ Event classify_message(std::string_view msg) {
         return ev;
       }
       if (msg.starts_with("NET/") && full(msg, PatternKind::NetUsing, &a, &b)) {
-        return NetUsingEvent{sv(a), sv(b)};
+        return NetUsingEvent{sv(a), sv(b), parse_net_devices(sv(b))};
       }
       break;
     }

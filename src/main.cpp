@@ -11,6 +11,8 @@
 #include "src/cli/check_command.h"
 #include "src/cli/explain_command.h"
 #include "src/cli/rules_command.h"
+#include "src/cli/graph_command.h"
+#include "src/cli/summary_command.h"
 
 int main(int argc, char** argv) {
   // A closed stdout must surface as a write error we report, not a silent kill.
@@ -23,6 +25,8 @@ int main(int argc, char** argv) {
   nd::add_check_command(app, exit_code);
   nd::add_rules_command(app, exit_code);
   nd::add_explain_command(app, exit_code);
+  nd::add_summary_command(app, exit_code);
+  nd::add_graph_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -76,6 +76,31 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
   return {};
 }
 
+// Reads every input into the builder, then finishes the model. Each
+// unreadable input gets one message on stderr; returns those messages.
+std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelBuilder& builder, bool timings,
+                                  const LiveTaps& live) {
+  std::vector<std::string> errors;
+  {
+    // Split, strip launcher prefixes, classify and assign in one streaming
+    // pass: memory follows ranks x channels, not the length of the log.
+    Timer t(timings, "read");
+    for (const auto& path : inputs) {
+      std::string err = read_input(path, builder, live);
+      if (!err.empty()) {
+        fmt::print(stderr, "nccl-doctor: error: {}\n", err);
+        errors.push_back(err);
+      }
+    }
+  }
+  {
+    // Pending lines can only be assigned once every Init line is known.
+    Timer t(timings, "model");
+    builder.finish();
+  }
+  return errors;
+}
+
 // Best effort: stderr is where the user looks; nothing is left to tell if it fails.
 void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
@@ -121,6 +146,11 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   return report;
 }
 
+std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings) {
+  ModelBuilder builder(model);
+  return read_all(inputs, builder, timings, LiveTaps{});
+}
+
 int run_check(const CheckConfig& config) {
   JobModel model;
   ModelBuilder builder(model);
@@ -135,23 +165,7 @@ int run_check(const CheckConfig& config) {
     live = {&tee, &monitor};
     builder.set_observer([&monitor](LineRef ref, const NcclHeader& h, const Event& ev) { monitor.on_event(ref, h, ev); });
   }
-  {
-    // Split, strip launcher prefixes, classify and assign in one streaming
-    // pass: memory follows ranks x channels, not the length of the log.
-    Timer t(config.timings, "read");
-    for (const auto& path : config.inputs) {
-      std::string err = read_input(path, builder, live);
-      if (!err.empty()) {
-        fmt::print(stderr, "nccl-doctor: error: {}\n", err);
-        errors.push_back(err);
-      }
-    }
-  }
-  {
-    // Pending lines can only be assigned once every Init line is known.
-    Timer t(config.timings, "model");
-    builder.finish();
-  }
+  errors = read_all(config.inputs, builder, config.timings, live);
   CheckReport report;
   {
     Timer t(config.timings, "checks");

@@ -25,6 +25,10 @@ struct CheckConfig {
   bool tee = false;
 };
 
+// Reads every input into `model` in one streaming pass and finishes the model.
+// Each unreadable input gets one message on stderr; returns those messages.
+std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings = false);
+
 // Runs the pipeline and writes the report to stdout; returns the exit status.
 int run_check(const CheckConfig& config);
 

@@ -180,6 +180,24 @@ struct FrameworkRecord {
   LineRef line;
 };
 
+// One device of a `NET/<name> : Using` line (see parsers/net_devices.h).
+struct NetDevice {
+  int index = -1;
+  std::string name;        // HCA or interface
+  int port = -1;
+  std::string link_layer;  // IB, RoCE, UNSPECIFIED; empty for sockets
+  std::string address;     // sockets only
+};
+
+// The devices a host's NCCL listed for one network; the first line per
+// (host, network) wins.
+struct HostNets {
+  uint32_t host = kNoHost;
+  std::string net;  // "IB", "Socket"
+  std::vector<NetDevice> devices;
+  LineRef line;
+};
+
 struct InputCounters {
   uint64_t lines = 0;
   uint64_t nccl_lines = 0;
@@ -206,6 +224,7 @@ struct JobModel {
   std::map<uint32_t, std::vector<Observation>> driver_versions;    // cudaDriverVersion
   std::map<std::string, std::vector<Observation>> using_network;   // authoritative choice
   std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
+  std::vector<HostNets> host_nets;    // parsed `NET/<name> : Using` device lists
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
   std::vector<BindingRecord> bindings;           // launcher binding reports
@@ -235,6 +254,8 @@ struct JobModel {
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }
   std::string where(LineRef ref) const;  // "file:line"
   std::string host_name(uint32_t id) const { return id == kNoHost ? "?" : hosts.name(id); }
+  // The devices `host` listed for `net`, or nullptr.
+  const HostNets* nets_of(uint32_t host, std::string_view net) const;
 };
 
 }  // namespace nd

@@ -239,6 +239,24 @@ void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& wher
   if (list.size() < 100000) list.push_back({host, pid, ref});
 }
 
+const HostNets* JobModel::nets_of(uint32_t host, std::string_view net) const {
+  for (const auto& n : host_nets) {
+    if (n.host == host && n.net == net) return &n;
+  }
+  return nullptr;
+}
+
+void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
+  if (e.devices.empty() || host == kNoHost || model_.host_nets.size() >= 100000) return;
+  auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
+  if (!inserted) return;
+  HostNets nets{host, valid_utf8(e.net), {}, ref};
+  for (const auto& d : e.devices) {
+    nets.devices.push_back({d.index, valid_utf8(d.name), d.port, valid_utf8(d.link_layer), valid_utf8(d.address)});
+  }
+  model_.host_nets.push_back(std::move(nets));
+}
+
 void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
   auto& c = model_.counters;
   ++c.nccl_lines;
@@ -326,6 +344,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
         } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
           remember_text(0, ref, raw);
           observe(model_.net_using, e.net, host, h.pid, ref);
+          add_host_nets(host, e, ref);
           if (e.net == "IB") {
             uint32_t& nics = model_.nics_per_host[host];
             nics = std::max(nics, count_nics(e.list));

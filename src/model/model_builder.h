@@ -78,6 +78,7 @@ class ModelBuilder {
   void learn_addresses(std::string_view text, uint32_t host);
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
+  void add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref);
   void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
                uint32_t host, uint64_t pid, LineRef ref);
 
@@ -86,6 +87,7 @@ class ModelBuilder {
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
+  std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
   std::string scratch_;
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;

@@ -1,0 +1,46 @@
+#include "parsers/net_devices.h"
+
+#include <doctest/doctest.h>
+
+using namespace nd;
+
+TEST_CASE("net devices: IB list with [RO] and OOB (2.12.7+)") {
+  auto d = parse_net_devices(" [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.4.19<0>");
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].index == 0);
+  CHECK(d[0].name == "mlx5_0");
+  CHECK(d[0].port == 1);
+  CHECK(d[0].link_layer == "IB");
+  CHECK(d[1].index == 1);
+  CHECK(d[1].name == "mlx5_1");
+  CHECK(d[1].link_layer == "RoCE");
+}
+
+TEST_CASE("net devices: 2.4-2.11 list, rail/plane (2.30.7) and UNSPECIFIED (2.26+)") {
+  auto old = parse_net_devices(" [0]mlx5_0:1/IB ; OOB ib0:10.1.0.10<0>");
+  REQUIRE(old.size() == 1);
+  CHECK(old[0].name == "mlx5_0");
+  auto rail = parse_net_devices(" [0]mlx5_0:1:0:1/IB [1]mlx5_3:1:3/UNSPECIFIED ; OOB ib0:10.1.0.10<0>");
+  REQUIRE(rail.size() == 2);
+  CHECK(rail[0].port == 1);
+  CHECK(rail[1].name == "mlx5_3");
+  CHECK(rail[1].link_layer == "UNSPECIFIED");
+}
+
+TEST_CASE("net devices: merged NICs list their members (2.20-2.23)") {
+  auto d = parse_net_devices(" [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} ; OOB ib0:10.1.0.10<0>");
+  REQUIRE(d.size() == 4);
+  CHECK(d[3].index == 3);
+  CHECK(d[3].name == "mlx5_3");
+}
+
+TEST_CASE("net devices: socket interfaces; OOB is not a device; junk gives nothing") {
+  auto s = parse_net_devices(" [0]ib0:10.1.0.10<0> [1]eth0:fe80::1%eth0<0>");
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].name == "ib0");
+  CHECK(s[0].address == "10.1.0.10<0>");
+  CHECK(s[0].port == -1);
+  CHECK(s[1].address == "fe80::1%eth0<0>");
+  CHECK(parse_net_devices(" ; OOB eth0:10.0.4.19<0>").empty());
+  CHECK(parse_net_devices(" garbage [x]y").empty());
+}

@@ -1,0 +1,162 @@
+#include "src/cli/graph_command.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "src/pipeline.h"
+#include "src/report/graph_renderer.h"
+#include "src/report/job_links.h"
+
+extern char** environ;
+
+namespace nd {
+namespace {
+
+struct GraphArgs {
+  std::vector<std::string> inputs;
+  std::string comm;
+  std::string channel = "all";
+  std::string kind = "all";
+  std::string level = "rank";
+  std::string format = "dot";
+  std::string render;
+  std::vector<std::string> allow_net;
+};
+
+constexpr int kExitNothing = 1;
+constexpr int kExitInput = 2;
+constexpr int kExitUsage = 3;
+constexpr int kExitRender = 4;
+
+// Pipes `dot_source` into `dot -T<fmt> -o <out>`. Returns an error text,
+// empty on success.
+std::string run_dot(const std::string& dot_source, const std::string& out_path) {
+  std::string type = out_path.ends_with(".png") ? "png" : "svg";
+  std::string tmp = fmt::format("{}.nccl-doctor.{}.dot", out_path, ::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f) return fmt::format("cannot write '{}': {}", tmp, std::strerror(errno));
+  bool wrote = std::fwrite(dot_source.data(), 1, dot_source.size(), f) == dot_source.size();
+  wrote &= std::fclose(f) == 0;
+  if (!wrote) {
+    std::remove(tmp.c_str());
+    return fmt::format("cannot write '{}'", tmp);
+  }
+  std::string t = "-T" + type;
+  std::string o = "-o" + out_path;
+  const char* argv[] = {"dot", t.c_str(), o.c_str(), tmp.c_str(), nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawnp(&pid, "dot", nullptr, nullptr, const_cast<char* const*>(argv), environ);
+  if (rc != 0) {
+    std::remove(tmp.c_str());
+    if (rc == ENOENT) {
+      return "Graphviz 'dot' is not installed (not found on PATH); install graphviz, or write DOT with "
+             "--format dot and render it elsewhere";
+    }
+    return fmt::format("cannot run Graphviz 'dot': {}", std::strerror(rc));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::remove(tmp.c_str());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "Graphviz 'dot' failed; see its message above";
+  return {};
+}
+
+int run_graph(const GraphArgs& args) {
+  if (!args.render.empty() && !args.render.ends_with(".svg") && !args.render.ends_with(".png")) {
+    fmt::print(stderr, "nccl-doctor: error: --render needs a file name ending in .svg or .png, not '{}'\n",
+               display(args.render, 200));
+    return kExitUsage;
+  }
+  GraphRequest req;
+  if (args.channel != "all") {
+    unsigned long ch = 0;
+    const char* s = args.channel.c_str();
+    char* end = nullptr;
+    errno = 0;
+    ch = std::strtoul(s, &end, 10);
+    if (args.channel.empty() || *end != '\0' || errno != 0 || ch > 65535 || args.channel[0] == '-') {
+      fmt::print(stderr, "nccl-doctor: error: --channel takes a channel number or 'all', not '{}'\n",
+                 display(args.channel, 200));
+      return kExitUsage;
+    }
+    req.channel = static_cast<uint16_t>(ch);
+  }
+  req.rings = args.kind != "tree";
+  req.trees = args.kind != "ring";
+  req.level = args.level == "host" ? GraphLevel::Host : GraphLevel::Rank;
+  req.options.allowed_nets = args.allow_net;
+
+  JobModel model;
+  std::vector<std::string> errors = read_model(args.inputs, model);
+  if (!errors.empty()) return kExitInput;
+  auto comm = find_comm(model, args.comm);
+  if (!comm) {
+    if (model.comms.empty()) {
+      fmt::print(stderr, "nccl-doctor: graph: no communicator in the input (no Init or connection lines)\n");
+      return kExitNothing;
+    }
+    std::string known;
+    for (const auto& c : model.comms) known += " " + display(c.key, 40);
+    fmt::print(stderr, "nccl-doctor: error: no single communicator matches '{}'; the log has:{}\n",
+               display(args.comm, 200), known);
+    return kExitUsage;
+  }
+  req.comm = *comm;
+  GraphView view = build_graph(model, req);
+  if (view.ring_channels.empty() && view.tree_channels.empty()) {
+    fmt::print(stderr, "nccl-doctor: graph: communicator {} has no {} {}in the log\n", display(view.comm, 40),
+               args.kind == "all" ? "ring or tree" : args.kind,
+               req.channel ? fmt::format("on channel {} ", *req.channel) : std::string());
+    return kExitNothing;
+  }
+  if (!args.render.empty()) {
+    std::string err = run_dot(render_graph_dot(model, view), args.render);
+    if (!err.empty()) {
+      fmt::print(stderr, "nccl-doctor: error: {}\n", err);
+      return kExitRender;
+    }
+    return 0;
+  }
+  std::string out = args.format == "json" ? render_graph_json(model, view)
+                    : args.format == "text" ? render_graph_text(model, req)
+                                            : render_graph_dot(model, view);
+  return write_stdout(out) ? 0 : kExitInput;
+}
+
+}  // namespace
+
+void add_graph_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<GraphArgs>();
+  CLI::App* cmd = app.add_subcommand("graph", "Draw the rings and trees of a communicator (DOT, JSON or text)");
+  cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
+      ->required()
+      ->type_name("FILE|-");
+  cmd->add_option("--comm", args->comm, "Communicator: commId (or a unique prefix) or #k/n; default the largest")
+      ->type_name("ID");
+  cmd->add_option("--channel", args->channel, "Channel number, or all")->type_name("N|all")->capture_default_str();
+  cmd->add_option("--kind", args->kind, "Which graphs")
+      ->check(CLI::IsMember({"ring", "tree", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--level", args->level, "One node per rank (clustered by host) or per host")
+      ->check(CLI::IsMember({"rank", "host"}))
+      ->capture_default_str();
+  cmd->add_option("-f,--format", args->format, "Output format")
+      ->check(CLI::IsMember({"dot", "json", "text"}))
+      ->capture_default_str();
+  cmd->add_option("--render", args->render, "Run Graphviz dot and write this .svg or .png file")
+      ->type_name("FILE");
+  cmd->add_option("--allow-net", args->allow_net, "Also count this network plugin name as RDMA (repeatable)")
+      ->delimiter(',')
+      ->type_name("NAME");
+  cmd->callback([args, &exit_code] { exit_code = run_graph(*args); });
+}
+
+}  // namespace nd

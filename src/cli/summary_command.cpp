@@ -1,0 +1,37 @@
+#include "src/cli/summary_command.h"
+
+#include <memory>
+
+#include "src/pipeline.h"
+#include "src/report/summary_renderer.h"
+
+namespace nd {
+namespace {
+
+struct SummaryArgs {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+};
+
+}  // namespace
+
+// Exit codes: 0 written, 2 an input was unreadable (the summary of the rest
+// is still written) or stdout failed, 3 usage.
+void add_summary_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<SummaryArgs>();
+  CLI::App* cmd = app.add_subcommand("summary", "Show the job: hosts, GPUs, NICs, communicators, transports, rails");
+  cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
+      ->required()
+      ->type_name("FILE|-");
+  cmd->add_option("-f,--format", args->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->callback([args, &exit_code] {
+    JobModel model;
+    std::vector<std::string> errors = read_model(args->inputs, model);
+    std::string out = args->format == "json" ? render_summary_json(model, errors) : render_summary_text(model, errors);
+    exit_code = !write_stdout(out) || !errors.empty() ? 2 : 0;
+  });
+}
+
+}  // namespace nd

@@ -1,0 +1,84 @@
+#include "src/model/rail_map.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "src/model/ring_graph.h"
+
+namespace nd {
+
+const HostNets* listed_nets(const JobModel& model, uint32_t host, const std::string& net_name) {
+  if (const HostNets* n = model.nets_of(host, net_name)) return n;
+  if (net_name.starts_with("IB")) return model.nets_of(host, "IB");
+  return nullptr;
+}
+
+std::string nic_name(const JobModel& model, uint32_t host, const std::string& net_name, int dev) {
+  if (const HostNets* n = listed_nets(model, host, net_name)) {
+    for (const auto& d : n->devices) {
+      if (d.index == dev) return d.name;
+    }
+  }
+  return fmt::format("NET/{}/{}", net_name, dev);
+}
+
+std::vector<HostRails> build_rail_map(const JobModel& model) {
+  using Key = std::tuple<int, std::string, int>;  // gpu, net, dev
+  std::map<uint32_t, std::map<Key, RailUse>> per_host;
+  auto note = [&](const Communicator& comm, uint32_t rank, uint16_t transport, LineRef line) {
+    if (transport == kNoTransport || transport >= model.transports.size()) return;
+    const Transport& t = model.transports[transport];
+    if (t.family != TransportFamily::NET || t.net_dev < 0) return;
+    uint32_t host = comm.host_of(rank);
+    if (host == kNoHost) return;
+    const RankInfo& info = comm.ranks[rank];
+    int gpu = info.nvml_dev >= 0 ? info.nvml_dev : info.cuda_dev;
+    RailUse& use = per_host[host][Key{gpu, t.net_name, t.net_dev}];
+    if (use.connections == 0) {
+      use.gpu = gpu;
+      use.bus_id = info.bus_id;
+      use.net = t.net_name;
+      use.dev = t.net_dev;
+      use.nic = nic_name(model, host, t.net_name, t.net_dev);
+    }
+    ++use.connections;
+    use.pxn |= t.proxy_rank >= 0;
+    if (use.lines.size() < 4) use.lines.push_back(line);
+  };
+  for (const auto& comm : model.comms) {
+    for (const auto& e : comm.edges) {
+      if (locality(comm, e.sender, e.receiver) != Locality::Inter) continue;
+      note(comm, e.sender, e.send_transport, e.send_line);
+      note(comm, e.receiver, e.recv_transport, e.recv_line);
+    }
+  }
+  std::vector<HostRails> out;
+  for (auto& [host, uses] : per_host) {
+    HostRails h;
+    h.host = host;
+    for (auto& [key, use] : uses) h.uses.push_back(std::move(use));
+    // The data network is the one most connections use.
+    std::map<std::string, uint64_t> by_net;
+    for (const auto& u : h.uses) by_net[u.net] += u.connections;
+    auto top = std::max_element(by_net.begin(), by_net.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; });
+    h.listed = listed_nets(model, host, top->first);
+    if (h.listed && !top->first.starts_with("Socket")) {
+      for (const auto& d : h.listed->devices) {
+        bool used = std::any_of(h.uses.begin(), h.uses.end(),
+                                [&](const RailUse& u) { return u.net == top->first && u.dev == d.index; });
+        if (!used) h.idle_devs.push_back(d.index);
+      }
+    }
+    out.push_back(std::move(h));
+  }
+  std::sort(out.begin(), out.end(), [&](const HostRails& a, const HostRails& b) {
+    return model.host_name(a.host) < model.host_name(b.host);
+  });
+  return out;
+}
+
+}  // namespace nd

@@ -1,0 +1,472 @@
+// GCC 12 -O2 reports a false maybe-uninitialized inside Boost's edge
+// iterator (boost::optional) when writing a subgraph; the warning is in the
+// header's code, so it is silenced for this file only.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "src/report/graph_renderer.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphviz.hpp>
+#include <boost/graph/subgraph.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "src/model/ring_graph.h"
+#include "src/report/job_links.h"
+#include "src/util/ranges.h"
+#include "src/util/text.h"
+
+namespace nd {
+namespace {
+
+using Attrs = std::map<std::string, std::string>;
+using DotGraph = boost::subgraph<boost::adjacency_list<
+    boost::vecS, boost::vecS, boost::directedS, boost::property<boost::vertex_attribute_t, Attrs>,
+    boost::property<boost::edge_index_t, int, boost::property<boost::edge_attribute_t, Attrs>>,
+    boost::property<boost::graph_name_t, std::string,
+                    boost::property<boost::graph_graph_attribute_t, Attrs,
+                                    boost::property<boost::graph_vertex_attribute_t, Attrs,
+                                                    boost::property<boost::graph_edge_attribute_t, Attrs>>>>>>;
+
+// Looks up the merged connection edge of a ring or tree link.
+class EdgeIndex {
+ public:
+  explicit EdgeIndex(const Communicator& comm) {
+    for (const Edge& e : comm.edges) {
+      auto [it, inserted] = edges_.try_emplace({e.channel, e.sender, e.receiver}, &e);
+      if (!inserted && e.conn_index <= 0) it->second = &e;
+    }
+  }
+  const Edge* find(uint16_t ch, uint32_t a, uint32_t b) const {
+    auto it = edges_.find({ch, a, b});
+    return it == edges_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::map<std::tuple<uint16_t, uint32_t, uint32_t>, const Edge*> edges_;
+};
+
+// The transport of a ring or tree link whose connection line is not in the
+// log (not printed because the ring already made it, or runtime connection).
+constexpr const char* kNoLine = "no line";
+
+int gpu_of(const RankInfo& r) { return r.nvml_dev >= 0 ? r.nvml_dev : r.cuda_dev; }
+
+std::string channel_text(const std::vector<uint16_t>& chs) {
+  std::vector<uint32_t> v(chs.begin(), chs.end());
+  return v.empty() ? std::string("none") : format_ranges(v);
+}
+
+const char* colour_of(const std::string& label) {
+  if (label == "P2P") return "#2e7d32";
+  if (label == "NVLS") return "#00838f";
+  if (label == "SHM") return "#ef6c00";
+  if (label.starts_with("NET/Socket")) return "#c62828";
+  if (label.starts_with("NET/") && label.ends_with("+GDR")) return "#1565c0";
+  if (label.starts_with("NET/")) return "#6a1b9a";
+  if (label.starts_with("CollNet")) return "#4e342e";
+  return "#616161";
+}
+
+// Errors red, warnings orange, notes amber.
+const char* problem_colour(Severity s) {
+  return s == Severity::Error ? "#d50000" : s == Severity::Warning ? "#ff6d00" : "#f9a825";
+}
+
+void note_problem(bool& has, Severity& sev, std::string& why, const LinkProblem& p) {
+  if (!p.any()) return;
+  if (!has || p.severity > sev) {
+    sev = p.severity;
+    why = p.why;
+  }
+  has = true;
+}
+
+}  // namespace
+
+std::optional<size_t> find_comm(const JobModel& model, const std::string& id) {
+  if (model.comms.empty()) return std::nullopt;
+  if (id.empty()) {
+    size_t best = 0;
+    for (size_t i = 1; i < model.comms.size(); ++i) {
+      if (model.comms[i].size() > model.comms[best].size()) best = i;
+    }
+    return best;
+  }
+  std::optional<size_t> found;
+  for (size_t i = 0; i < model.comms.size(); ++i) {
+    if (model.comms[i].key == id) return i;
+    if (model.comms[i].key.starts_with(id)) {
+      if (found) return std::nullopt;  // ambiguous prefix
+      found = i;
+    }
+  }
+  return found;
+}
+
+GraphView build_graph(const JobModel& model, const GraphRequest& req) {
+  const Communicator& comm = model.comms.at(req.comm);
+  GraphView view;
+  view.comm = comm.key;
+  view.level = req.level;
+  EdgeIndex index(comm);
+  uint32_t n = comm.size();
+  std::map<uint32_t, size_t> host_node;
+  auto node_of_host = [&](uint32_t host) {
+    auto [it, inserted] = host_node.try_emplace(host, view.nodes.size());
+    if (inserted) {
+      GraphNode node;
+      node.id = fmt::format("h{}", view.nodes.size());
+      node.host = host;
+      view.nodes.push_back(std::move(node));
+    }
+    return it->second;
+  };
+  if (req.level == GraphLevel::Rank) {
+    for (uint32_t r = 0; r < n; ++r) {
+      GraphNode node;
+      node.id = fmt::format("r{}", r);
+      node.rank = r;
+      node.host = comm.host_of(r);
+      if (r < comm.ranks.size()) node.gpu = gpu_of(comm.ranks[r]);
+      view.nodes.push_back(std::move(node));
+    }
+  } else {
+    for (uint32_t r = 0; r < n; ++r) ++view.nodes[node_of_host(comm.host_of(r))].ranks;
+  }
+  std::map<std::tuple<size_t, size_t, std::string, std::string>, size_t> edge_of;  // from, to, kind, label
+  auto add_link = [&](const char* kind, uint16_t ch, uint32_t a, uint32_t b, const Edge* e) {
+    std::string label = e ? link_label(model, *e) : kNoLine;
+    LinkProblem problem = e ? link_problem(model, comm, *e, req.options) : LinkProblem{};
+    size_t from = a, to = b;
+    std::string k = kind;
+    if (req.level == GraphLevel::Host) {
+      from = node_of_host(comm.host_of(a));
+      to = node_of_host(comm.host_of(b));
+      if (from == to) {
+        GraphNode& node = view.nodes[from];
+        node.inside.insert(label);
+        note_problem(node.has_problem, node.problem, node.problem_why, problem);
+        return;
+      }
+      k = "link";  // rings and trees share the wires between two hosts
+    }
+    auto [it, inserted] = edge_of.try_emplace({from, to, k, label}, view.edges.size());
+    if (inserted) view.edges.push_back(GraphEdge{from, to, k, label, {}, 0, false, Severity::Info, {}});
+    GraphEdge& edge = view.edges[it->second];
+    edge.channels.insert(ch);
+    ++edge.links;
+    note_problem(edge.has_problem, edge.problem, edge.problem_why, problem);
+  };
+  if (req.rings) {
+    for (const auto& [ch, ring] : build_rings(comm)) {
+      if (req.channel && *req.channel != ch) continue;
+      view.ring_channels.push_back(ch);
+      for (uint32_t v = 0; v < ring.rank_count(); ++v) {
+        for (uint32_t next : ring.successors(v)) add_link("ring", ch, v, next, index.find(ch, v, next));
+      }
+    }
+  }
+  if (req.trees) {
+    for (const auto& [ch, tree] : build_trees(comm)) {
+      if (req.channel && *req.channel != ch) continue;
+      view.tree_channels.push_back(ch);
+      for (uint32_t v = 0; v < tree.rank_count(); ++v) {
+        for (uint32_t up : tree.successors(v)) {
+          const Edge* e = index.find(ch, up, v);
+          if (!e) e = index.find(ch, v, up);
+          add_link("tree", ch, up, v, e);
+        }
+      }
+    }
+  }
+  return view;
+}
+
+std::string dot_text(std::string_view text) {
+  // Boost's writer quotes the value and escapes `"`; a backslash must be
+  // doubled here, or `name\` would escape the closing quote. Control bytes
+  // become visible `\xNN` (doubled too, so Graphviz prints them as such).
+  std::string safe = printable(valid_utf8(text));
+  std::string out;
+  for (char c : safe) {
+    if (c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string render_graph_dot(const JobModel& model, const GraphView& view) {
+  DotGraph g(view.nodes.size());
+  boost::get_property(g, boost::graph_name) = "nccl";
+  Attrs& graph_attrs = boost::get_property(g, boost::graph_graph_attribute);
+  std::string what;
+  if (!view.ring_channels.empty()) what += fmt::format("rings on channel(s) {}", channel_text(view.ring_channels));
+  if (!view.tree_channels.empty()) {
+    what += fmt::format("{}trees on channel(s) {}", what.empty() ? "" : ", ", channel_text(view.tree_channels));
+  }
+  graph_attrs["label"] = dot_text(fmt::format("communicator {}: {} ({} level)", view.comm, what.empty() ? "no links" : what,
+                                              view.level == GraphLevel::Rank ? "rank" : "host"));
+  graph_attrs["labelloc"] = "t";
+  graph_attrs["fontname"] = "Helvetica";
+  graph_attrs["rankdir"] = "LR";
+  if (view.level == GraphLevel::Host) graph_attrs["splines"] = "true";
+  Attrs& node_defaults = boost::get_property(g, boost::graph_vertex_attribute);
+  node_defaults["shape"] = "box";
+  node_defaults["style"] = "rounded";
+  node_defaults["fontname"] = "Helvetica";
+  Attrs& edge_defaults = boost::get_property(g, boost::graph_edge_attribute);
+  edge_defaults["fontname"] = "Helvetica";
+  edge_defaults["fontsize"] = "10";
+
+  std::map<uint32_t, DotGraph*> clusters;
+  for (size_t i = 0; i < view.nodes.size(); ++i) {
+    const GraphNode& node = view.nodes[i];
+    Attrs& a = boost::get(boost::vertex_attribute, g)[i];
+    if (view.level == GraphLevel::Rank) {
+      a["label"] = node.gpu >= 0 ? fmt::format("rank {}\\nGPU {}", node.rank, node.gpu) : fmt::format("rank {}", node.rank);
+      auto [it, inserted] = clusters.try_emplace(node.host, nullptr);
+      if (inserted) {
+        it->second = &g.create_subgraph();
+        boost::get_property(*it->second, boost::graph_name) = fmt::format("cluster_{}", clusters.size() - 1);
+        Attrs& c = boost::get_property(*it->second, boost::graph_graph_attribute);
+        c["label"] = dot_text(model.host_name(node.host));
+        c["style"] = "rounded";
+        c["color"] = "#9e9e9e";
+      }
+      boost::add_vertex(i, *it->second);
+    } else {
+      std::vector<std::string> inside(node.inside.begin(), node.inside.end());
+      a["label"] = dot_text(model.host_name(node.host)) +
+                   fmt::format("\\n{} rank{}", node.ranks, node.ranks == 1 ? "" : "s") +
+                   (inside.empty() ? "" : "\\ninside: " + dot_text(fmt::format("{}", fmt::join(inside, ", "))));
+    }
+    if (node.has_problem) {
+      a["color"] = problem_colour(node.problem);
+      a["penwidth"] = "2.5";
+      a["tooltip"] = dot_text(node.problem_why);
+    }
+  }
+  for (const GraphEdge& e : view.edges) {
+    auto [ed, ok] = boost::add_edge(e.from, e.to, g);
+    Attrs& a = boost::get(boost::edge_attribute, g)[ed];
+    std::vector<uint16_t> chs(e.channels.begin(), e.channels.end());
+    std::string label = dot_text(e.transport);
+    if (view.level == GraphLevel::Host) {
+      label += fmt::format("\\n{} link{}, ch {}", e.links, e.links == 1 ? "" : "s", channel_text(chs));
+    } else {
+      label += fmt::format(" ch {}", channel_text(chs));
+    }
+    if (e.has_problem) label += "\\n! " + dot_text(e.problem_why);
+    a["label"] = label;
+    a["color"] = colour_of(e.transport);
+    a["fontcolor"] = colour_of(e.transport);
+    if (e.kind == "tree") a["style"] = "dashed";
+    if (e.transport == kNoLine) a["style"] = "dotted";
+    if (e.has_problem) {
+      a["color"] = problem_colour(e.problem);
+      a["fontcolor"] = a["color"];
+      a["penwidth"] = "3";
+      a["tooltip"] = dot_text(e.problem_why);
+    }
+    if (view.level == GraphLevel::Host) a["penwidth"] = a.count("penwidth") ? a["penwidth"] : "1.5";
+  }
+  std::ostringstream os;
+  boost::write_graphviz(os, g);
+  return os.str();
+}
+
+std::string render_graph_json(const JobModel& model, const GraphView& view) {
+  using nlohmann::json;
+  json j;
+  j["schema"] = kGraphSchema;
+  j["comm"] = valid_utf8(view.comm);
+  j["level"] = view.level == GraphLevel::Rank ? "rank" : "host";
+  j["ring_channels"] = view.ring_channels;
+  j["tree_channels"] = view.tree_channels;
+  j["nodes"] = json::array();
+  for (const GraphNode& n : view.nodes) {
+    json node = {{"id", n.id}, {"host", n.host == kNoHost ? json() : json(valid_utf8(model.host_name(n.host)))}};
+    if (view.level == GraphLevel::Rank) {
+      node["rank"] = n.rank;
+      node["gpu"] = n.gpu >= 0 ? json(n.gpu) : json();
+    } else {
+      node["ranks"] = n.ranks;
+      node["inside"] = std::vector<std::string>(n.inside.begin(), n.inside.end());
+    }
+    node["problem"] = n.has_problem ? json({{"severity", severity_name(n.problem)}, {"why", n.problem_why}}) : json();
+    j["nodes"].push_back(std::move(node));
+  }
+  j["edges"] = json::array();
+  for (const GraphEdge& e : view.edges) {
+    j["edges"].push_back({{"from", view.nodes[e.from].id},
+                          {"to", view.nodes[e.to].id},
+                          {"kind", e.kind},
+                          {"transport", valid_utf8(e.transport)},
+                          {"channels", std::vector<uint16_t>(e.channels.begin(), e.channels.end())},
+                          {"links", e.links},
+                          {"problem", e.has_problem ? json({{"severity", severity_name(e.problem)}, {"why", e.problem_why}})
+                                                    : json()}});
+  }
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+std::string problem_mark(const JobModel& model, const Communicator& comm, const Edge* e, const CheckOptions& options) {
+  if (!e) return "";
+  LinkProblem p = link_problem(model, comm, *e, options);
+  return p.any() ? "  !! " + p.why : "";
+}
+
+void ring_text(const JobModel& model, const Communicator& comm, uint16_t ch, const RingGraph& ring,
+               const EdgeIndex& index, const CheckOptions& options, std::string& out) {
+  uint32_t n = ring.rank_count();
+  std::set<uint32_t> hosts;
+  for (uint32_t r = 0; r < n; ++r) hosts.insert(comm.host_of(r));
+  out += fmt::format("Ring, channel {:02d}: {} ranks on {} host{} (communicator {})\n", ch, n, hosts.size(),
+                     hosts.size() == 1 ? "" : "s", display(comm.key, 24));
+  uint32_t start = 0;
+  while (start < n && ring.successors(start).empty()) ++start;
+  if (start == n) {
+    out += "  no links\n\n";
+    return;
+  }
+  // Walk the ring once; consecutive ranks on one host share a row.
+  std::vector<uint32_t> order{start};
+  std::vector<bool> seen(n, false);
+  seen[start] = true;
+  bool closed = false;
+  while (order.size() <= n) {
+    auto next = ring.next(order.back());
+    if (!next) break;
+    if (*next == start) {
+      closed = true;
+      break;
+    }
+    if (seen[*next]) break;
+    seen[*next] = true;
+    order.push_back(*next);
+  }
+  auto label_of = [&](uint32_t a, uint32_t b) {
+    const Edge* e = index.find(ch, a, b);
+    return e ? link_label(model, *e) : std::string(kNoLine);
+  };
+  size_t i = 0;
+  while (i < order.size()) {
+    uint32_t host = comm.host_of(order[i]);
+    size_t j = i;
+    std::set<std::string> inside;
+    std::string marks;
+    while (j + 1 < order.size() && comm.host_of(order[j + 1]) == host) {
+      inside.insert(label_of(order[j], order[j + 1]));
+      std::string m = problem_mark(model, comm, index.find(ch, order[j], order[j + 1]), options);
+      if (marks.empty()) marks = m;
+      ++j;
+    }
+    std::string head = fmt::format("  {:<16} ", display(model.host_name(host), 16));
+    std::string ranks;
+    for (size_t k = i; k <= j; ++k) ranks += fmt::format("{}{}", k == i ? "" : " -> ", order[k]);
+    std::string tail = inside.empty() ? "" : fmt::format("  [{}]", fmt::join(inside, ","));
+    // Wrap long rank chains under the host column.
+    std::string line = head;
+    for (size_t p = 0; p < ranks.size();) {
+      size_t room = 78 - line.size();
+      if (ranks.size() - p <= room) {
+        line += ranks.substr(p);
+        break;
+      }
+      size_t cut = ranks.rfind(' ', p + room);
+      if (cut == std::string::npos || cut <= p) cut = p + room;
+      out += line + ranks.substr(p, cut - p) + "\n";
+      line = std::string(head.size(), ' ');
+      p = cut + 1;
+    }
+    if (line.size() + tail.size() > 79) {
+      out += line + "\n";
+      line = std::string(head.size(), ' ');
+    }
+    out += line + tail + marks + "\n";
+    bool last = j + 1 == order.size();
+    if (last && !closed) {
+      out += "    (the ring does not close here: no next rank in the log)\n";
+    } else {
+      uint32_t a = order[j];
+      uint32_t b = last ? order[0] : order[j + 1];
+      std::string hop = fmt::format("    | {}{}", label_of(a, b), problem_mark(model, comm, index.find(ch, a, b), options));
+      if (last) hop += fmt::format("  (back to rank {})", order[0]);
+      out += hop + "\n";
+    }
+    i = j + 1;
+  }
+  if (order.size() < n) out += fmt::format("  {} rank(s) not on this ring\n", n - order.size());
+  out += "\n";
+}
+
+void tree_text(const JobModel& model, const Communicator& comm, uint16_t ch, const TreeGraph& tree,
+               const EdgeIndex& index, const CheckOptions& options, std::string& out) {
+  out += fmt::format("Tree, channel {:02d} (communicator {})\n", ch, display(comm.key, 24));
+  std::vector<uint32_t> roots = tree.roots();
+  if (roots.empty()) {
+    out += "  no root: the parent links form a cycle or are missing\n\n";
+    return;
+  }
+  std::vector<bool> seen(tree.rank_count(), false);
+  constexpr size_t kMaxIndent = 12;
+  // Iterative depth-first walk; a child is drawn under its parent.
+  struct Item {
+    uint32_t rank;
+    uint32_t parent;
+    size_t depth;
+  };
+  for (uint32_t root : roots) {
+    std::vector<Item> stack{{root, root, 0}};
+    while (!stack.empty()) {
+      Item it = stack.back();
+      stack.pop_back();
+      if (seen[it.rank]) continue;
+      seen[it.rank] = true;
+      std::string lead = it.depth == 0 ? "  " : "  " + std::string(3 * (std::min(it.depth, kMaxIndent) - 1), ' ') + "`- ";
+      if (it.depth > kMaxIndent) lead += fmt::format("[depth {}] ", it.depth);
+      std::string line = fmt::format("{}{} {}", lead, it.rank, display(model.host_name(comm.host_of(it.rank)), 16));
+      if (it.depth > 0) {
+        const Edge* e = index.find(ch, it.parent, it.rank);
+        if (!e) e = index.find(ch, it.rank, it.parent);
+        line += fmt::format("  {}{}", e ? link_label(model, *e) : kNoLine, problem_mark(model, comm, e, options));
+      }
+      out += line + "\n";
+      std::vector<uint32_t> children = tree.predecessors(it.rank);
+      std::sort(children.rbegin(), children.rend());
+      for (uint32_t c : children) stack.push_back({c, it.rank, it.depth + 1});
+    }
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_graph_text(const JobModel& model, const GraphRequest& req) {
+  const Communicator& comm = model.comms.at(req.comm);
+  EdgeIndex index(comm);
+  std::string out;
+  if (req.rings) {
+    for (const auto& [ch, ring] : build_rings(comm)) {
+      if (!req.channel || *req.channel == ch) ring_text(model, comm, ch, ring, index, req.options, out);
+    }
+  }
+  if (req.trees) {
+    for (const auto& [ch, tree] : build_trees(comm)) {
+      if (!req.channel || *req.channel == ch) tree_text(model, comm, ch, tree, index, req.options, out);
+    }
+  }
+  if (!out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] == '\n') out.pop_back();
+  return out;
+}
+
+}  // namespace nd

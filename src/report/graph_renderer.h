@@ -1,0 +1,77 @@
+#pragma once
+// `nccl-doctor graph`: the rings and trees of one communicator as Graphviz
+// DOT (through Boost.Graph's writer), JSON (schema nccl-doctor.graph/1) or
+// terminal text; per rank with ranks clustered by host, or per host with
+// the links between two hosts aggregated into one edge per transport.
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checks/rule.h"
+#include "src/model/job_model.h"
+
+namespace nd {
+
+inline constexpr const char* kGraphSchema = "nccl-doctor.graph/1";
+
+enum class GraphLevel : uint8_t { Rank, Host };
+
+struct GraphRequest {
+  size_t comm = 0;                        // index into JobModel::comms
+  std::optional<uint16_t> channel;        // nullopt: all channels
+  bool rings = true;
+  bool trees = true;
+  GraphLevel level = GraphLevel::Rank;
+  CheckOptions options;
+};
+
+struct GraphNode {
+  std::string id;               // "r0" or "h0"
+  uint32_t host = kNoHost;
+  int64_t rank = -1;            // rank level only
+  int gpu = -1;                 // nvmlDev, else cudaDev (rank level)
+  uint32_t ranks = 0;           // host level: ranks of the communicator on it
+  std::set<std::string> inside; // host level: transports between its own ranks
+  Severity problem = Severity::Info;
+  bool has_problem = false;
+  std::string problem_why;
+};
+
+struct GraphEdge {
+  size_t from = 0;  // node indices
+  size_t to = 0;
+  std::string kind;  // "ring", "tree", "ring+tree" (host level)
+  std::string transport;
+  std::set<uint16_t> channels;
+  uint64_t links = 0;  // rank-level links folded into this edge
+  bool has_problem = false;
+  Severity problem = Severity::Info;
+  std::string problem_why;
+};
+
+struct GraphView {
+  std::string comm;
+  GraphLevel level = GraphLevel::Rank;
+  std::vector<GraphNode> nodes;
+  std::vector<GraphEdge> edges;
+  std::vector<uint16_t> ring_channels;  // drawn
+  std::vector<uint16_t> tree_channels;
+};
+
+// Index of the communicator named `id` (commId, "#k/n" key, or a unique
+// prefix of the commId); the largest communicator when `id` is empty.
+std::optional<size_t> find_comm(const JobModel& model, const std::string& id);
+
+GraphView build_graph(const JobModel& model, const GraphRequest& request);
+
+std::string render_graph_dot(const JobModel& model, const GraphView& view);
+std::string render_graph_json(const JobModel& model, const GraphView& view);
+// One block per ring or tree channel, at most 80 columns for small jobs.
+std::string render_graph_text(const JobModel& model, const GraphRequest& request);
+
+// Text from a log made safe inside a DOT quoted string.
+std::string dot_text(std::string_view text);
+
+}  // namespace nd
