@@ -299,6 +299,19 @@ void read_gdr_and_iommu(Reader& r, NodeSnapshot& n) {
   }
 }
 
+// mlx5_2 before mlx5_10: the order people expect, and a stable one.
+bool natural_less(const std::string& a, const std::string& b) {
+  auto split = [](const std::string& s) {
+    size_t i = s.size();
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
+    uint64_t n = 0;
+    for (size_t k = i; k < s.size() && k < i + 18; ++k) n = n * 10 + static_cast<uint64_t>(s[k] - '0');
+    return std::pair{s.substr(0, i), i == s.size() ? UINT64_MAX : n};
+  };
+  auto pa = split(a), pb = split(b);
+  return pa != pb ? pa < pb : a < b;
+}
+
 }  // namespace
 
 const std::vector<std::string>& error_counter_names() {
@@ -316,7 +329,9 @@ NodeSnapshot collect_snapshot(const SysfsReader& sysfs, const HostFacts& facts, 
   n.gdr.peer_memory_api = facts.peer_memory_api;
   n.host.nvidia_driver = r.attr("module/nvidia/version");
   n.uverbs_abi = sysfs.exists(std::string(kVerbsClass) + "/abi_version");
-  for (const auto& name : sysfs.list_dir(kIbClass)) n.hcas.push_back(read_hca(r, name));
+  auto names = sysfs.list_dir(kIbClass);
+  std::sort(names.begin(), names.end(), natural_less);
+  for (const auto& name : names) n.hcas.push_back(read_hca(r, name));
   // uverbsN/ibdev says which devices have a verbs character device.
   for (const auto& u : sysfs.list_dir(kVerbsClass)) {
     if (!u.starts_with("uverbs")) continue;

@@ -118,6 +118,16 @@ nlohmann::json snapshot_to_json(const NodeSnapshot& n) {
   return j;
 }
 
+std::string snapshot_record_line(const NodeSnapshot& node) {
+  nlohmann::json j = snapshot_to_json(node);
+  nlohmann::ordered_json o;
+  o["schema"] = kProbeSchema;
+  for (const auto& [key, value] : j.items()) {
+    if (key != "schema") o[key] = nlohmann::ordered_json::parse(value.dump());
+  }
+  return o.dump();
+}
+
 std::optional<NodeSnapshot> snapshot_from_json(const nlohmann::json& j, std::string& error) {
   if (!j.is_object()) {
     error = "not a JSON object";

@@ -17,6 +17,11 @@ inline constexpr const char* kProbeSchema = "nccl-doctor.probe/1";
 
 nlohmann::json snapshot_to_json(const NodeSnapshot& node);
 
+// One compact line with "schema" first, as `probe --json` prints it: the
+// aggregate reader recognises the start of a record by that prefix even when
+// a launcher has cut the line into pieces.
+std::string snapshot_record_line(const NodeSnapshot& node);
+
 // Never throws. Returns nullopt with `error` set for records that are not
 // ours ("schema 'foo/2' is not nccl-doctor.probe/1") or do not fit the schema.
 std::optional<NodeSnapshot> snapshot_from_json(const nlohmann::json& j, std::string& error);
