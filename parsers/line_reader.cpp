@@ -51,10 +51,16 @@ bool LineReader::next(Line& line) {
     if (nl) {
       size_t len = static_cast<size_t>(nl - start);
       begin_ += len + 1;
-      if (len > 0 && start[len - 1] == '\r') --len;
+      bool overlong = len > max_line_;
+      if (overlong) {
+        len = max_line_;
+        ++truncated_lines_;
+      } else if (len > 0 && start[len - 1] == '\r') {
+        --len;
+      }
       line.text = std::string_view(start, len);
       line.number = ++number_;
-      line.truncated = false;
+      line.truncated = overlong;
       return true;
     }
     if (avail >= max_line_) {

@@ -62,7 +62,8 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
     if (scan.spliced) ++c.spliced_lines;
     for (size_t i = 0; i < scan.count; ++i) {
       const NcclHeader& h = scan.headers[i];
-      handle(ref, segment, h, classify(h), i > 0);
+      // Text glued before a header may have eaten into the host name.
+      handle(ref, segment, h, classify(h), i > 0 || h.column > 0);
     }
   }
 }
@@ -395,6 +396,33 @@ void ModelBuilder::finish() {
     }
     recs.clear();
     recs.shrink_to_fit();
+    infer_hosts_from_local_links(comm);
+  }
+}
+
+// P2P (other than multi-node NVLink) and SHM only connect GPUs of one host, so
+// a rank whose own lines are missing sits on its P2P/SHM peer's host.
+void ModelBuilder::infer_hosts_from_local_links(Communicator& comm) {
+  for (int pass = 0; pass < 4; ++pass) {
+    bool changed = false;
+    for (const auto& e : comm.edges) {
+      uint16_t t = e.transport();
+      if (t == kNoTransport) continue;
+      const Transport& tr = model_.transports[t];
+      bool local = tr.family == TransportFamily::SHM || (tr.family == TransportFamily::P2P && tr.mechanism != "MNNVL");
+      if (!local) continue;
+      comm.rank(std::max(e.sender, e.receiver));  // grow once, before taking references
+      RankInfo& s = comm.rank(e.sender);
+      RankInfo& r = comm.rank(e.receiver);
+      if (s.host == kNoHost && r.host != kNoHost) {
+        s.host = r.host;
+        changed = true;
+      } else if (r.host == kNoHost && s.host != kNoHost) {
+        r.host = s.host;
+        changed = true;
+      }
+    }
+    if (!changed) break;
   }
 }
 

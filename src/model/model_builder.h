@@ -59,6 +59,7 @@ class ModelBuilder {
   void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
   void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
   void flush_pending(Process& p, const CommSlot& slot);
+  void infer_hosts_from_local_links(Communicator& comm);
   size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
   uint32_t resolve_host(std::string_view host, bool spliced);
   uint16_t intern_transport(std::string_view text);

@@ -1,0 +1,187 @@
+#include "checks/transport/edge_groups.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "src/util/ranges.h"
+
+namespace nd {
+
+void for_each_edge(const JobModel& model, const std::function<void(const EdgeView&)>& fn) {
+  for (size_t ci = 0; ci < model.comms.size(); ++ci) {
+    const auto& comm = model.comms[ci];
+    for (const auto& e : comm.edges) {
+      uint16_t t = e.transport();
+      if (t == kNoTransport) continue;
+      auto gdr = [&](uint16_t id) { return id != kNoTransport && model.transports[id].gdr; };
+      fn(EdgeView{ci, comm, e, model.transports[t], locality(comm, e.sender, e.receiver),
+                  gdr(e.send_transport) || gdr(e.recv_transport)});
+    }
+  }
+}
+
+bool is_socket_network(std::string_view name) { return name == "Socket" || name.starts_with("Socket "); }
+
+bool is_rdma_network(std::string_view name, const CheckOptions& options) {
+  static constexpr std::string_view kRdmaPrefixes[] = {"IB", "AWS Libfabric", "Libfabric", "UCX", "RoCE"};
+  for (auto p : kRdmaPrefixes) {
+    if (name.starts_with(p) && name != "IB (stub)") return true;
+  }
+  return std::find(options.allowed_nets.begin(), options.allowed_nets.end(), name) != options.allowed_nets.end();
+}
+
+bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
+                  const std::function<std::string(const EdgeView&)>& label_of) {
+  EdgeGroups groups(ctx.model, ctx.options);
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    std::string label = label_of(e);
+    if (!label.empty()) groups.add(e, label);
+  });
+  groups.emit(info, out);
+  return !groups.empty();
+}
+
+void EdgeGroups::add(const EdgeView& e, const std::string& label) {
+  uint32_t hs = e.comm.host_of(e.edge.sender);
+  uint32_t hr = e.comm.host_of(e.edge.receiver);
+  // Order the pair by host name so A->B and B->A land in one group.
+  bool swap = model_.host_name(hs) > model_.host_name(hr);
+  uint32_t a = swap ? hr : hs;
+  uint32_t b = swap ? hs : hr;
+  Group& g = groups_[Key{e.comm_index, label, a, b}];
+  g.ranks_a.push_back(swap ? e.edge.receiver : e.edge.sender);
+  g.ranks_b.push_back(swap ? e.edge.sender : e.edge.receiver);
+  g.channels.push_back(e.edge.channel);
+  (swap ? g.b_to_a : g.a_to_b) = true;
+  ++g.connections;
+  if (g.lines.size() < 64) {
+    if (e.edge.send_transport != kNoTransport) g.lines.push_back(e.edge.send_line);
+    if (e.edge.recv_transport != kNoTransport) g.lines.push_back(e.edge.recv_line);
+  }
+  // Keep the vectors bounded by distinct values.
+  auto dedup = [](std::vector<uint32_t>& v) {
+    if (v.size() > 4096) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+  };
+  dedup(g.ranks_a);
+  dedup(g.ranks_b);
+  dedup(g.channels);
+}
+
+std::vector<Evidence> EdgeGroups::evidence(const std::vector<LineRef>& lines) const {
+  std::vector<LineRef> sorted = lines;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<Evidence> out;
+  // Lines whose text was kept; bare locations only when no text was kept.
+  for (int pass = 0; pass < 2 && out.size() < options_.max_evidence && (pass == 0 || out.empty()); ++pass) {
+    for (const auto& ref : sorted) {
+      if (out.size() >= options_.max_evidence) break;
+      const std::string* text = model_.text_of(ref);
+      if ((pass == 0) != (text != nullptr)) continue;
+      out.push_back({model_.files[ref.file], ref.line, text ? *text : std::string()});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Evidence& x, const Evidence& y) {
+    return std::tie(x.file, x.line) < std::tie(y.file, y.line);
+  });
+  return out;
+}
+
+namespace {
+
+std::string ranks_on(const std::vector<uint32_t>& ranks, const std::string& host, bool known) {
+  auto r = format_ranges(ranks);
+  bool plural = r.find_first_of(",-") != std::string::npos;
+  return fmt::format("{} {} {}", plural ? "ranks" : "rank", r, known ? "on " + host : "(host not in log)");
+}
+
+std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+}  // namespace
+
+Finding EdgeGroups::make(const RuleInfo& info, const Key& key, const Group& g) const {
+  const auto& [comm_index, label, a, b] = key;
+  const auto& comm = model_.comms[comm_index];
+  std::string side_a = ranks_on(g.ranks_a, model_.host_name(a), a != kNoHost);
+  std::string side_b = ranks_on(g.ranks_b, model_.host_name(b), b != kNoHost);
+  std::string who;
+  if (a == b) {
+    std::vector<uint32_t> all = g.ranks_a;
+    all.insert(all.end(), g.ranks_b.begin(), g.ranks_b.end());
+    who = ranks_on(all, model_.host_name(a), a != kNoHost);
+  } else if (g.a_to_b && g.b_to_a) {
+    who = side_a + " <-> " + side_b;
+  } else if (g.a_to_b) {
+    who = side_a + " -> " + side_b;
+  } else {
+    who = side_b + " -> " + side_a;
+  }
+  std::vector<uint32_t> channels = g.channels;
+  std::string chans = format_ranges(channels, 2);
+  bool many_channels = chans.find_first_of(",-") != std::string::npos;
+  Finding f = make_finding(info, fmt::format("{}, {} {}, via {} ({})", who, many_channels ? "channels" : "channel",
+                                             chans, label, plural(g.connections, "connection")));
+  f.comm = comm.key;
+  for (uint32_t h : {a, b}) {
+    if (h != kNoHost && std::find(f.hosts.begin(), f.hosts.end(), model_.host_name(h)) == f.hosts.end()) {
+      f.hosts.push_back(model_.host_name(h));
+    }
+  }
+  std::set<uint32_t> ranks(g.ranks_a.begin(), g.ranks_a.end());
+  ranks.insert(g.ranks_b.begin(), g.ranks_b.end());
+  f.ranks.assign(ranks.begin(), ranks.end());
+  std::set<uint32_t> chs(channels.begin(), channels.end());
+  f.channels.assign(chs.begin(), chs.end());
+  f.evidence = evidence(g.lines);
+  return f;
+}
+
+void EdgeGroups::emit(const RuleInfo& info, FindingSink& out) const {
+  // Count pairs per (communicator, label) to decide whether to collapse.
+  std::map<std::pair<size_t, std::string>, std::vector<const std::pair<const Key, Group>*>> buckets;
+  for (const auto& entry : groups_) {
+    buckets[{std::get<0>(entry.first), std::get<1>(entry.first)}].push_back(&entry);
+  }
+  for (const auto& [bucket, entries] : buckets) {
+    if (entries.size() <= kMaxPairs) {
+      for (const auto* entry : entries) out.add(make(info, entry->first, entry->second));
+      continue;
+    }
+    const auto& [comm_index, label] = bucket;
+    Group all;
+    std::set<std::string> hosts;
+    std::vector<std::string> examples;
+    for (const auto* entry : entries) {
+      const auto& [ci, lbl, a, b] = entry->first;
+      const Group& g = entry->second;
+      all.ranks_a.insert(all.ranks_a.end(), g.ranks_a.begin(), g.ranks_a.end());
+      all.ranks_a.insert(all.ranks_a.end(), g.ranks_b.begin(), g.ranks_b.end());
+      all.channels.insert(all.channels.end(), g.channels.begin(), g.channels.end());
+      all.connections += g.connections;
+      if (all.lines.size() < 64) all.lines.insert(all.lines.end(), g.lines.begin(), g.lines.begin() + std::min<size_t>(g.lines.size(), 4));
+      for (uint32_t h : {a, b}) {
+        if (h != kNoHost) hosts.insert(model_.host_name(h));
+      }
+      if (examples.size() < 3) examples.push_back(fmt::format("{} -> {}", model_.host_name(a), model_.host_name(b)));
+    }
+    Finding f = make_finding(info, fmt::format("{} across {}, ranks {}, channels {}, via {} ({}); e.g. {}",
+                                               plural(entries.size(), "host pair"), plural(hosts.size(), "host"),
+                                               format_ranges(all.ranks_a), format_ranges(all.channels, 2), label,
+                                               plural(all.connections, "connection"), fmt::join(examples, ", ")));
+    f.comm = model_.comms[comm_index].key;
+    f.hosts.assign(hosts.begin(), hosts.end());
+    std::set<uint32_t> ranks(all.ranks_a.begin(), all.ranks_a.end());
+    f.ranks.assign(ranks.begin(), ranks.end());
+    std::set<uint32_t> chs(all.channels.begin(), all.channels.end());
+    f.channels.assign(chs.begin(), chs.end());
+    f.evidence = evidence(all.lines);
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace nd

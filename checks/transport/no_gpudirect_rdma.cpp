@@ -1,0 +1,16 @@
+#include "checks/transport/edge_groups.h"
+#include "checks/transport/transport_rules.h"
+
+namespace nd {
+
+// Either side's /GDRDMA counts: NCCL decides GDR per buffer, and a send side
+// without GDR read is normal where the receive side has GDR.
+void NoGpudirectRdma::check(const CheckContext& ctx, FindingSink& out) const {
+  report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
+    bool rdma = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra && !e.gdr &&
+                is_rdma_network(e.transport.net_name, ctx.options);
+    return rdma ? "NET/" + e.transport.net_name : std::string();
+  });
+}
+
+}  // namespace nd

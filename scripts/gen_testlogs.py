@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""Writes the NCCL_DEBUG=INFO test logs in testdata/logs/ from the line formats
+of each NCCL generation (see the format notes: 2.4 `Ring NN : a[n] -> b[n]`,
+2.5 busId brackets, 2.7 `Channel NN :`, 2.12 NET `/connIdx`, 2.18.3 nvmlDev
+brackets and Init START, 2.22 runtime connection after Init COMPLETE).
+
+The logs are committed; rerun this only to change them on purpose:
+    python3 scripts/gen_testlogs.py testdata/logs
+"""
+import os
+import sys
+from dataclasses import dataclass, field
+
+
+def ver(s):
+    return tuple(int(x) for x in s.split("."))
+
+
+@dataclass
+class Job:
+    version: str
+    hosts: list
+    gpus_per_host: int
+    channels: int = 2
+    cuda: str = "12.2"
+    # (sender_host_index, receiver_host_index) -> network name for inter links
+    net_for_pair: dict = field(default_factory=dict)
+    net: str = "IB"
+    gdr: bool = True
+    intra: str = "p2p"      # p2p, shm, net
+    ring_orders: list = None  # per channel list of ranks
+    nnodes_line: bool = True
+    graph_lines: bool = False
+    trees: bool = True
+    env: list = field(default_factory=list)  # (host index or None, "NCCL_X set by environment to V")
+    socket_bootstrap: bool = True
+    using_network: str = None
+    pxn: bool = False
+    runtime_connect: bool = None  # default: version >= 2.22
+    comm_id: int = 0x52e965372ad155ed
+    warn_lines: list = field(default_factory=list)  # (rank, loc, msg)
+    drop_ranks: set = field(default_factory=set)  # ranks whose lines are absent
+
+    @property
+    def v(self):
+        return ver(self.version)
+
+    @property
+    def nranks(self):
+        return len(self.hosts) * self.gpus_per_host
+
+    def host_of(self, r):
+        return r // self.gpus_per_host
+
+    def dev_of(self, r):
+        return r % self.gpus_per_host
+
+    def pid_of(self, r):
+        return 2771 + 37 * r
+
+    def bus_of(self, r):
+        return [0x18000, 0x2a000, 0x3a000, 0x5d000, 0x9a000, 0xab000, 0xba000, 0xdb000,
+                0x1b000, 0x1c000, 0x1d000, 0x1e000, 0x3b000, 0x3c000, 0x3d000, 0x3e000][self.dev_of(r) % 16]
+
+    def ring(self, ch):
+        if self.ring_orders:
+            return self.ring_orders[ch % len(self.ring_orders)]
+        return list(range(self.nranks))
+
+
+def header(job, r, tid_offset=0):
+    h = job.hosts[job.host_of(r)]
+    pid = job.pid_of(r)
+    return f"{h}:{pid}:{pid + tid_offset} [{job.dev_of(r)}] NCCL INFO "
+
+
+def bracket(job, r):
+    v = job.v
+    if v < (2, 5):
+        return f"[{job.dev_of(r)}]"
+    if v < (2, 18, 3):
+        return f"[{job.bus_of(r):x}]"
+    return f"[{job.dev_of(r)}]"
+
+
+def transport(job, s, r, side):
+    hs, hr = job.host_of(s), job.host_of(r)
+    v = job.v
+    if hs == hr and job.intra == "p2p":
+        mech = "CUMEM" if v >= (2, 19) else "IPC"
+        return f"P2P/{mech}" + ("/read" if v >= (2, 8) and job.gpus_per_host >= 2 and v >= (2, 12) else "")
+    if hs == hr and job.intra == "shm":
+        return "direct shared memory" if v < (2, 13) else "SHM/direct/direct"
+    net = job.net_for_pair.get((hs, hr), job.net_for_pair.get((hr, hs), job.net))
+    dev = job.dev_of(r if side == "receive" else s) % 4
+    t = f"NET/{net}/{dev}"
+    if job.pxn and side == "send" and v >= (2, 12):
+        t += f"({s})"
+    if job.gdr and not net.startswith("Socket"):
+        t += "/GDRDMA"
+    return t
+
+
+def connection_line(job, ch, s, r, side, printer):
+    v = job.v
+    hs, hr = job.host_of(s), job.host_of(r)
+    is_net = hs != hr or job.intra == "net"
+    keyword = "Ring" if v < (2, 7) else "Channel"
+    chan = f"{ch:02d}"
+    if is_net and v >= (2, 12):
+        chan += "/0"
+    elif not is_net and v >= (2, 14) and job.intra == "p2p":
+        chan += "/0"
+    if v < (2, 4, 99) and is_net:
+        ends = f"{s} -> {r}"
+    else:
+        ends = f"{s}{bracket(job, s)} -> {r}{bracket(job, r)}"
+    dir_text = f" [{side}]" if is_net else ""
+    return header(job, printer) + f"{keyword} {chan} : {ends}{dir_text} via {transport(job, s, r, side)}"
+
+
+def init_line(job, r, phase):
+    v = job.v
+    ptr = f"0x{0x55d7869cef50 + 0x1000 * r:x}"
+    api = ""
+    if v >= (2, 21):
+        api = "ncclCommInitRank "
+    prefix = f"[Rank {r}] " if v >= (2, 29) and phase == "START" else ""
+    if v < (2, 5):
+        body = f"comm {ptr} rank {r} nranks {job.nranks} cudaDev {job.dev_of(r)} nvmlDev {job.dev_of(r)}"
+    elif v < (2, 16):
+        body = f"comm {ptr} rank {r} nranks {job.nranks} cudaDev {job.dev_of(r)} busId {job.bus_of(r):x}"
+    elif v < (2, 18, 3):
+        body = (f"comm {ptr} rank {r} nranks {job.nranks} cudaDev {job.dev_of(r)} busId {job.bus_of(r):x} "
+                f"commId 0x{job.comm_id:x}")
+    else:
+        body = (f"comm {ptr} rank {r} nranks {job.nranks} cudaDev {job.dev_of(r)} nvmlDev {job.dev_of(r)} "
+                f"busId {job.bus_of(r):x} commId 0x{job.comm_id:x}")
+    return header(job, r) + f"{prefix}{api}{body} - Init {phase}"
+
+
+def listing(job, ch):
+    v = job.v
+    ranks = job.ring(ch)
+    if v < (2, 5):
+        return header(job, 0) + f"Channel {ch:02d} : " + "".join(f" {x:3d}" for x in ranks[:20])
+    if v < (2, 23):
+        return header(job, 0) + f"Channel {ch:02d}/{job.channels:02d} : " + "".join(f" {x:3d}" for x in ranks[:20])
+    w = len(str(job.nranks - 1))
+    return header(job, 0) + f"Channel {ch:02d}/{job.channels:02d} :" + "".join(f" {x:{w}d}" for x in ranks)
+
+
+def trees_line(job, r):
+    # A chain tree per host leader, enough for the shape of the line.
+    v = job.v
+    g = job.gpus_per_host
+    local = job.dev_of(r)
+    up = r - 1 if local > 0 else (-1 if job.host_of(r) == 0 else r - g)
+    down = r + 1 if local < g - 1 else -1
+    items = []
+    for ch in range(job.channels):
+        if v < (2, 5):
+            items.append(f"[{ch}] {up}->{r}->{down}/-1/-1")
+        elif v < (2, 8):
+            items.append(f"[{ch}] {down}/-1/-1->{r}->{up}|{up}->{r}->{down}/-1/-1")
+        else:
+            items.append(f"[{ch}] {down}/-1/-1->{r}->{up}")
+    return header(job, r) + "Trees " + " ".join(items)
+
+
+def ip_of(job, h):
+    return f"10.1.0.{h + 10}"
+
+
+def generate(job):
+    v = job.v
+    out = []
+    ranks = [r for r in range(job.nranks) if r not in job.drop_ranks]
+    runtime = job.runtime_connect if job.runtime_connect is not None else v >= (2, 22)
+    # Banner: raw stdout up to 2.21, an INFO line from 2.22.
+    for r in ranks:
+        if v < (2, 22):
+            if r == 0:
+                out.append(f"NCCL version {job.version}+cuda{job.cuda}")
+        else:
+            out.append(header(job, r) + f"NCCL version {job.version}+cuda{job.cuda}")
+    for r in ranks:
+        h = job.host_of(r)
+        if job.socket_bootstrap:
+            out.append(header(job, r) + f"NET/Socket : Using [0]ib0:{ip_of(job, h)}<0>")
+        if v >= (2, 13):
+            out.append(header(job, r) + "cudaDriverVersion 12040")
+        for host_index, text in job.env:
+            if host_index is None or host_index == h:
+                out.append(header(job, r) + text)
+        nets = {job.net} | set(job.net_for_pair.values())
+        if any(n.startswith("IB") for n in nets) and not job.using_network == "Socket":
+            sep = " [RO]; OOB" if v >= (2, 12) else " ; OOB"
+            out.append(header(job, r) + f"NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx5_3:1/IB{sep} ib0:{ip_of(job, h)}<0>")
+        if v >= (2, 6):
+            out.append(header(job, r) + f"Using network {job.using_network or job.net}")
+    for r in ranks:
+        if v >= (2, 18, 3):
+            out.append(init_line(job, r, "START"))
+    for r in ranks:
+        if v >= (2, 20):
+            out.append(header(job, r) + f"comm 0x{0x55d7869cef50 + 0x1000 * r:x} rank {r} nRanks {job.nranks} "
+                       f"nNodes {len(job.hosts)} localRanks {job.gpus_per_host} localRank {job.dev_of(r)} MNNVL 0")
+        if v < (2, 5):
+            out.append(header(job, r) + "Using 256 threads, Min Comp Cap 7, Trees enabled up to size 3200000")
+        if v >= (2, 10) and job.graph_lines:
+            for ch in range(job.channels):
+                ring = job.ring(ch)
+                i = ring.index(r)
+                out.append(header(job, r) + f"Ring {ch:02d} : {ring[i - 1]} -> {r} -> {ring[(i + 1) % len(ring)]}")
+    if 0 in ranks:
+        for ch in range(job.channels):
+            out.append(listing(job, ch))
+    for r in ranks:
+        if job.trees:
+            out.append(trees_line(job, r))
+    if v >= (2, 17) and 0 in ranks:
+        if v >= (2, 20):
+            out.append(header(job, 0) + f"{job.channels} coll channels, 0 collnet channels, 0 nvls channels, "
+                       f"{job.channels * 2} p2p channels, 2 p2p channels per peer")
+        else:
+            out.append(header(job, 0) + f"{job.channels} coll channels, 0 nvls channels, {job.channels * 2} p2p channels, 2 p2p channels per peer")
+
+    def connections():
+        lines = []
+        for ch in range(job.channels):
+            ring = job.ring(ch)
+            for i, s in enumerate(ring):
+                r = ring[(i + 1) % len(ring)]
+                is_net = job.host_of(s) != job.host_of(r) or job.intra == "net"
+                if s in ranks:
+                    lines.append((s, connection_line(job, ch, s, r, "send", s)))
+                if is_net and r in ranks:
+                    lines.append((r, connection_line(job, ch, s, r, "receive", r)))
+        # Ranks print in parallel: interleave by rank, keeping each rank's order.
+        by_rank = {}
+        for rank, line in lines:
+            by_rank.setdefault(rank, []).append(line)
+        merged = []
+        while any(by_rank.values()):
+            for rank in sorted(by_rank):
+                if by_rank[rank]:
+                    merged.append(by_rank[rank].pop(0))
+        if runtime:
+            merged = [l.replace(f":{job.pid_of(0)} [", f":{job.pid_of(0)} [") for l in merged]
+        return merged
+
+    if not runtime:
+        out.extend(connections())
+        if v >= (2, 8):
+            for r in ranks:
+                out.append(header(job, r) + ("Connected all rings, use ring PXN 0 GDR 1" if v >= (2, 24) else "Connected all rings"))
+        for r in ranks:
+            out.append(init_line(job, r, "COMPLETE"))
+    else:
+        for r in ranks:
+            out.append(init_line(job, r, "COMPLETE"))
+        out.extend(connections())
+        for r in ranks:
+            out.append(header(job, r) + ("Connected all rings, use ring PXN 0 GDR 1" if v >= (2, 24) else "Connected all rings"))
+    for rank, loc, msg in job.warn_lines:
+        out.append("")
+        pid = job.pid_of(rank)
+        out.append(f"{job.hosts[job.host_of(rank)]}:{pid}:{pid} [{job.dev_of(rank)}] {loc} NCCL WARN {msg}")
+    return out
+
+
+def two_host_ring(g):
+    return None
+
+
+SCENARIOS = {}
+
+
+def scenario(path, job, envelope=None, banner=None):
+    SCENARIOS[path] = (job, envelope, banner)
+
+
+def article_rings():
+    a = list(range(16))
+    b = list(range(31, 15, -1))
+    return [list(range(32)), a + b]
+
+
+# --- NCCL 2.4: the article's lines, DGX-2 pair, IB without GDR ---------------
+scenario("2.4.8/two-dgx2-ib-no-gdr", Job("2.4.8", ["dgx2-a", "dgx2-b"], 16, channels=2, cuda="10.0",
+                                          gdr=False, ring_orders=article_rings(), trees=False))
+scenario("2.4.8/two-node-socket", Job("2.4.8", ["node01", "node02"], 2, channels=2, cuda="10.0", net="Socket",
+                                       trees=False, gdr=False))
+# --- 2.5/2.6: busId brackets, `Ring NN :` connection keyword ------------------
+scenario("2.5.6/two-node-ib-gdr", Job("2.5.6", ["gpu01", "gpu02"], 4, channels=2, cuda="10.1"))
+scenario("2.6.4/aws-libfabric", Job("2.6.4", ["ip-192-168-2-54", "ip-192-168-2-77"], 4, channels=2, cuda="10.2",
+                                     net="AWS Libfabric", socket_bootstrap=True))
+# --- 2.7-2.11: `Channel NN :` --------------------------------------------------
+scenario("2.7.8/single-node-shm", Job("2.7.8", ["dgx01"], 4, channels=2, cuda="11.0", intra="shm",
+                                       env=[(None, "NCCL_P2P_DISABLE set by environment to 1")]))
+scenario("2.11.4/two-node-ib-gdr", Job("2.11.4", ["gpu09", "gpu10"], 4, channels=2, cuda="11.4", graph_lines=True))
+# --- 2.12-2.17: NET `/connIdx`, PXN, commId from 2.16 --------------------------
+scenario("2.12.12/two-node-ibext-pxn", Job("2.12.12", ["h100-01", "h100-02"], 4, channels=2, cuda="11.7",
+                                            net="IBext", pxn=True))
+scenario("2.17.1/intra-node-net", Job("2.17.1", ["gpu20", "gpu21"], 2, channels=2, cuda="12.1", intra="net",
+                                       env=[(None, "NCCL_P2P_DISABLE set by environment to 1"),
+                                            (None, "NCCL_SHM_DISABLE set by environment to 1.")]))
+# --- 2.18.3+: nvmlDev brackets, Init START --------------------------------------
+scenario("2.18.3/two-node-socket", Job("2.18.3", ["gpu009", "gpu028"], 8, channels=2, cuda="12.2", net="Socket",
+                                        using_network="Socket", env=[(None, "NCCL_IB_DISABLE set by environment to 1.")]))
+scenario("2.18.3/four-node-one-socket-pair", Job("2.18.3", ["gpu001", "gpu002", "gpu003", "gpu004"], 2, channels=2,
+                                                  cuda="12.2", net_for_pair={(1, 2): "Socket"}))
+scenario("2.19.3/two-node-ib-gdr", Job("2.19.3", ["a100-01", "a100-02"], 4, channels=2, cuda="12.3"))
+scenario("2.20.5/ibext-v8-no-gdr", Job("2.20.5", ["gpu33", "gpu34"], 4, channels=2, cuda="12.4", net="IBext_v8",
+                                        gdr=False))
+# --- 2.22+: runtime connection after Init COMPLETE --------------------------------
+scenario("2.27.7/two-node-ib-gdr-runtime", Job("2.27.7", ["H100-01", "H100-02"], 8, channels=2, cuda="12.9"))
+scenario("2.27.7/init-only-no-connections", Job("2.27.7", ["H100-01", "H100-02"], 2, channels=2, cuda="12.9",
+                                                 runtime_connect=True))
+scenario("2.23.4/unknown-net", Job("2.23.4", ["node-a", "node-b"], 2, channels=2, cuda="12.6", net="MyNet"))
+
+
+# --- launcher envelopes around one 2.19.3 job (4 ranks on 2 hosts) ------------
+import re
+
+ENV_JOB = dict(version="2.19.3", hosts=["gpu01", "gpu02"], gpus_per_host=2, channels=2, cuda="12.3",
+               net_for_pair={(0, 1): "Socket"})
+HEADER = re.compile(r"^(\S+?):(\d+):(\d+) \[(\d+)\]")
+
+
+def rank_of(line):
+    m = HEADER.match(line)
+    if not m:
+        return 0
+    return ENV_JOB["hosts"].index(m.group(1)) * ENV_JOB["gpus_per_host"] + int(m.group(4))
+
+
+def host_of_line(line):
+    m = HEADER.match(line)
+    return m.group(1) if m else ENV_JOB["hosts"][0]
+
+
+ENVELOPES = {
+    "openmpi4-tag": lambda i, l: f"[1,{rank_of(l)}]<stdout>:{l}",
+    "openmpi4-timestamp": lambda i, l: f"Thu May  7 10:39:{i % 60:02d} 2020[1,{rank_of(l)}]<stdout>:{l}",
+    "openmpi5-tag-timestamp": lambda i, l: f"[Thu May  7 10:39:{i % 60:02d} 2020][1,{rank_of(l)}]<stdout>: {l}",
+    "srun-label": lambda i, l: f"{rank_of(l):2d}: {l}",
+    "hydra": lambda i, l: f"[{rank_of(l)}] {l}",
+    "torchrun": lambda i, l: f"[default{rank_of(l) % 2}]:{l}",
+    "pdsh": lambda i, l: f"{host_of_line(l)}: {l}",
+    "kubernetes-cri": lambda i, l: f"2024-03-18T15:46:{i % 60:02d}.238135024Z stdout F {l}",
+    "ansi-crlf": lambda i, l: (f"\x1b[0;32m{l}\x1b[0m" if i % 2 else l) + "\r",
+}
+for name, env in ENVELOPES.items():
+    scenario(f"2.19.3/envelope-{name}", Job(**ENV_JOB), envelope=env)
+
+
+def write(root, path, lines, envelope):
+    full = os.path.join(root, path + ".log")
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", newline="") as f:
+        for i, line in enumerate(lines):
+            f.write((envelope(i, line) if envelope else line) + "\n")
+
+
+def spliced(lines):
+    """Unbuffered writers on one pipe: cut some lines and glue the next line on."""
+    out = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if "Connected all rings" in line and i + 1 < len(lines) and "Init COMPLETE" not in lines[i + 1]:
+            out.append(line[: len(line) // 2] + lines[i + 1])
+            out.append(line[len(line) // 2:])
+            i += 2
+            continue
+        if "[send] via" in line and i % 7 == 0:
+            out.append("  1%|\u258f         | 24/1752 [01:08<1:22:56,  2.88s/it]" + line)
+            i += 1
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
+def noisy(lines):
+    """Training output and nccl-tests rows between the NCCL lines."""
+    noise = [
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+        "#  Rank  0 Group  0 Pid   2771 on      gpu01 device  0 [0x18] NVIDIA H100 80GB HBM3",
+        "epoch 0 step 10 loss 2.3145 lr 0.0001",
+        "[2024-01-01 12:00:00,123] [INFO] [launch.py:142:main] WORLD INFO DICT: {'gpu01': [0, 1]}",
+        "",
+        "WARNING: Logging before InitGoogleLogging() is written to STDERR",
+    ]
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i % 5 == 0:
+            out.append(noise[i % len(noise)])
+    return out
+
+
+POST = {
+    "2.27.7/init-only-no-connections":
+        # The log ends at Init COMPLETE: no collective ran yet.
+        lambda lines: lines[:max(i for i, l in enumerate(lines) if "Init COMPLETE" in l) + 1],
+}
+
+scenario("2.18.3/spliced-lines", Job("2.18.3", ["gpu11", "gpu12"], 2, channels=2, cuda="12.2",
+                                      net_for_pair={(0, 1): "Socket"}))
+POST["2.18.3/spliced-lines"] = spliced
+scenario("2.16.5/noisy-job-output", Job("2.16.5", ["gpu01", "gpu02"], 2, channels=2, cuda="12.0"))
+POST["2.16.5/noisy-job-output"] = noisy
+
+
+def write_ranks(root, path, job, lines):
+    """NCCL_DEBUG_FILE=%h.%p: one file per process."""
+    files = {}
+    for line in lines:
+        m = re.match(r"^(\S+?):(\d+):", line)
+        key = f"{m.group(1)}.{m.group(2)}" if m else f"{job.hosts[0]}.{job.pid_of(0)}"
+        files.setdefault(key, []).append(line)
+    d = os.path.join(root, path + ".ranks")
+    os.makedirs(d, exist_ok=True)
+    for key, ls in files.items():
+        with open(os.path.join(d, key + ".log"), "w") as f:
+            f.write("\n".join(ls) + "\n")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "testdata/logs"
+    for path, (job, envelope, _) in SCENARIOS.items():
+        lines = generate(job)
+        lines = POST.get(path, lambda x: x)(lines)
+        write(root, path, lines, envelope)
+    job = Job("2.21.5", ["gpu40", "gpu41"], 2, channels=2, cuda="12.4", net="IB", gdr=False)
+    write_ranks(root, "2.21.5/per-rank-files", job, generate(job))
+    raw = {
+        "2.18.3/warn-only.log": [
+            "NCCL version 2.18.3+cuda12.2",
+            "epoch 0 step 10 loss 2.3145",
+            "",
+            "gpu01:2771:2771 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.8<49513> with error 12, opcode 0, len 0, vendor err 129 (Send) localGid ::ffff:10.1.0.7 remoteGid ::ffff:10.1.0.8",
+        ],
+        "2.18.3/coll-subsys-only.log": [
+            "gpu01:2771:2771 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=4] stream 0x55d786a0f720",
+            "gpu01:2808:2808 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f8e2a000000 recvbuff 0x7f8e2a000000 count 262144 datatype 7 op 0 root 0 comm 0x55d7869cff50 [nranks=4] stream 0x55d786a10720",
+        ],
+        "2.18.3/empty.log": [],
+        "2.18.3/not-nccl.log": ["hello world", "epoch 0 step 10 loss 2.3145"],
+    }
+    for path, lines in raw.items():
+        with open(os.path.join(root, path), "w") as f:
+            f.write("".join(l + "\n" for l in lines))
+
+
+if __name__ == "__main__":
+    main()

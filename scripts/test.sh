@@ -1,0 +1,49 @@
+#!/bin/sh
+# Quick start 2: install, build and run every test, then once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Ends with "N passed, N failed"
+# counted from meson's own test log.
+set -u
+cd "$(dirname "$0")/.."
+sh scripts/install-deps.sh || exit 1
+jobs=${ND_JOBS:-2}
+
+run_suite() {  # build dir, meson setup options...
+  dir=$1
+  rm -f "$dir/meson-logs/testlog.json"
+  shift
+  if [ ! -d "$dir" ]; then
+    meson setup "$dir" "$@" >/dev/null || return 1
+  fi
+  meson compile -C "$dir" -j "$jobs" >/dev/null || { meson compile -C "$dir" -j 1; return 1; }
+  meson test -C "$dir" --num-processes "$jobs" --print-errorlogs
+}
+
+status=0
+run_suite build-test || status=1
+if [ "${ND_SKIP_SANITIZERS:-0}" != 1 ]; then
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug || status=1
+fi
+
+python3 - build-test build-asan <<'PY' || status=1
+import json, os, sys
+passed = failed = skipped = 0
+for d in sys.argv[1:]:
+    path = os.path.join(d, "meson-logs", "testlog.json")
+    if not os.path.exists(path):
+        continue
+    for line in open(path):
+        result = json.loads(line)["result"]
+        if result in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif result == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+if passed + failed == 0:
+    print("no test ran")
+    sys.exit(1)
+print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+sys.exit(1 if failed else 0)
+PY
+exit $status

@@ -1,0 +1,42 @@
+// nccl-doctor: diagnoses NCCL multi-GPU jobs from their logs and their nodes.
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "nd_config.h"
+#include "src/cli/check_command.h"
+
+int main(int argc, char** argv) {
+  // A closed stdout must surface as a write error we report, not a silent kill.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  CLI::App app{"nccl-doctor: diagnose NCCL multi-GPU, multi-node jobs", "nccl-doctor"};
+  app.set_version_flag("--version", std::string("nccl-doctor ") + ND_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  nd::add_check_command(app, exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 3;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "nccl-doctor: error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "nccl-doctor: internal error: {}\n", e.what());
+    return 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,72 @@
+#pragma once
+// Per-channel ring and tree graphs of one communicator, on Boost.Graph.
+// Rules see next(rank), parent(rank) and friends, never Boost types.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "src/model/job_model.h"
+
+namespace nd {
+
+enum class Locality : uint8_t { Intra, Inter, Unknown };
+
+const char* locality_name(Locality l);
+
+// Intra when both ranks' hosts are known and equal, Inter when known and
+// different, Unknown when the log lacks either rank's host.
+Locality locality(const Communicator& comm, uint32_t a, uint32_t b);
+
+struct LinkProps {
+  Locality locality = Locality::Unknown;
+  LineRef line;
+};
+
+class ChannelGraph {
+ public:
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
+                                      boost::no_property, LinkProps>;
+
+  explicit ChannelGraph(uint32_t nranks = 0) : graph_(nranks) {}
+
+  void add_link(uint32_t from, uint32_t to, LinkProps props);
+  uint32_t rank_count() const { return static_cast<uint32_t>(boost::num_vertices(graph_)); }
+  size_t link_count() const { return boost::num_edges(graph_); }
+  std::vector<uint32_t> successors(uint32_t rank) const;
+  std::vector<uint32_t> predecessors(uint32_t rank) const;
+  // Number of strongly connected components among ranks that have links.
+  size_t strong_component_count() const;
+
+ protected:
+  Graph graph_;
+};
+
+enum class RingSource : uint8_t { GraphLines, Listing, Connections };
+
+class RingGraph : public ChannelGraph {
+ public:
+  using ChannelGraph::ChannelGraph;
+  RingSource source = RingSource::Connections;
+  std::optional<uint32_t> next(uint32_t rank) const;
+  // True when successor links form one cycle through all rank_count() ranks.
+  bool is_single_cycle() const;
+};
+
+class TreeGraph : public ChannelGraph {  // links point child -> parent
+ public:
+  using ChannelGraph::ChannelGraph;
+  std::optional<uint32_t> parent(uint32_t rank) const;
+  std::vector<uint32_t> roots() const;  // ranks with children and no parent
+};
+
+// Rings per channel, from GRAPH `Ring` lines when present, else the rank-0
+// listing, else connIndex-0 connection edges.
+std::map<uint16_t, RingGraph> build_rings(const Communicator& comm);
+// Trees per channel from `Trees` lines.
+std::map<uint16_t, TreeGraph> build_trees(const Communicator& comm);
+
+}  // namespace nd

@@ -1,0 +1,34 @@
+#pragma once
+// The `check` pipeline: read, classify, model, check, report.
+
+#include <string>
+#include <vector>
+
+#include "checks/rule.h"
+#include "src/report/check_report.h"
+
+namespace nd {
+
+enum class OutputFormat : uint8_t { Text, Json };
+
+struct CheckConfig {
+  std::vector<std::string> inputs;  // paths, "-" for standard input
+  OutputFormat format = OutputFormat::Text;
+  FailOn fail_on = FailOn::Error;
+  CheckOptions options;
+  bool color = false;
+  bool timings = false;
+};
+
+// Runs the pipeline and writes the report to stdout; returns the exit status.
+int run_check(const CheckConfig& config);
+
+// The stages without I/O of the report, for tests: builds the report from
+// already-read inputs.
+CheckReport analyze(const JobModel& model, const CheckConfig& config);
+
+// Writes all of `text` to stdout; false (after one message on stderr) when
+// stdout is closed or full.
+bool write_stdout(const std::string& text);
+
+}  // namespace nd

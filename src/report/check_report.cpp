@@ -1,0 +1,169 @@
+#include "src/report/check_report.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/transport/edge_groups.h"
+#include "src/model/ring_graph.h"
+
+namespace nd {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Inconclusive: return "inconclusive";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// Orders versions numerically: 2.4.8 < 2.18.3.
+bool version_less(const std::string& a, const std::string& b) {
+  auto parts = [](const std::string& v) {
+    std::vector<int> out;
+    size_t pos = 0;
+    while (pos <= v.size()) {
+      size_t dot = v.find('.', pos);
+      out.push_back(std::atoi(v.substr(pos, dot - pos).c_str()));
+      if (dot == std::string::npos) break;
+      pos = dot + 1;
+    }
+    return out;
+  };
+  return parts(a) < parts(b);
+}
+
+}  // namespace
+
+JobSummary summarize(const JobModel& model, const CheckOptions& options) {
+  (void)options;
+  JobSummary s;
+  s.files = model.files;
+  s.counters = model.counters;
+  s.communicators = model.comms.size();
+  uint32_t max_nodes = 0;
+  for (const auto& c : model.comms) {
+    max_nodes = std::max(max_nodes, c.nnodes);
+    s.ranks = std::max<size_t>(s.ranks, c.size());
+    CommSummary cs;
+    cs.key = c.key;
+    cs.nranks = c.size();
+    cs.nnodes = c.nnodes;
+    cs.synthetic = c.synthetic;
+    std::set<uint32_t> hosts, channels;
+    for (const auto& r : c.ranks) {
+      if (r.host != kNoHost) hosts.insert(r.host);
+    }
+    for (const auto& e : c.edges) channels.insert(e.channel);
+    cs.hosts = hosts.size();
+    cs.channels = channels.size();
+    cs.edges = c.edges.size();
+    s.comms.push_back(cs);
+  }
+  s.hosts = max_nodes ? max_nodes : model.hosts.size();
+  for (const auto& [v, _] : model.versions) s.nccl_versions.push_back(v);
+  std::sort(s.nccl_versions.begin(), s.nccl_versions.end(), version_less);
+  for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
+
+  std::set<std::string> intra, inter;
+  size_t net_edges = 0, gdr_edges = 0;
+  for_each_edge(model, [&](const EdgeView& e) {
+    bool is_net = e.transport.family == TransportFamily::NET;
+    if (e.locality == Locality::Intra) {
+      if (e.transport.family != TransportFamily::Unknown && e.transport.family != TransportFamily::CollNet) {
+        intra.insert(family_name(e.transport.family));
+      }
+    } else if (is_net) {
+      inter.insert(e.transport.net_name);
+    }
+    if (is_net && e.locality != Locality::Intra) {
+      ++net_edges;
+      gdr_edges += e.gdr ? 1 : 0;
+    }
+  });
+  if (model.max_nvls_channels > 0 || model.nvls_connected) intra.insert("NVLS");
+  s.intra.assign(intra.begin(), intra.end());
+  s.inter.assign(inter.begin(), inter.end());
+  s.gdr = net_edges == 0 ? "na" : gdr_edges == net_edges ? "yes" : gdr_edges == 0 ? "no" : "mixed";
+  return s;
+}
+
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
+  std::vector<Gap> gaps;
+  const auto& c = model.counters;
+  const std::string newest = summary.nccl_versions.empty() ? "" : summary.nccl_versions.back();
+  if (c.nccl_lines == 0) {
+    gaps.push_back({"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO"});
+    return gaps;
+  }
+  if (c.info_lines == 0) {
+    gaps.push_back({"the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)", "NCCL_DEBUG=INFO"});
+    return gaps;
+  }
+  if (c.connection_lines == 0) {
+    if (c.init_lines == 0) {
+      gaps.push_back({"the log has no INIT lines: no communicator setup and no connection lines "
+                      "(NCCL_DEBUG_SUBSYS leaves out INIT)",
+                      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV (or unset NCCL_DEBUG_SUBSYS)"});
+    } else if (!newest.empty() && !version_less(newest, "2.22.0")) {
+      gaps.push_back({fmt::format("the log has no connection lines: NCCL {} connects at the first collective, and "
+                                  "the log ends before one",
+                                  newest),
+                      "NCCL_RUNTIME_CONNECT=0 (connect at init), or log past the first collective"});
+    } else {
+      gaps.push_back({"the log has no connection lines (`Channel NN : a -> b via ...`)",
+                      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET"});
+    }
+    return gaps;
+  }
+  size_t known = 0, inter = 0;
+  for_each_edge(model, [&](const EdgeView& e) {
+    known += e.locality != Locality::Unknown;
+    inter += e.locality == Locality::Inter || (e.locality == Locality::Unknown && e.transport.family == TransportFamily::NET);
+  });
+  if (known == 0) {
+    gaps.push_back({"no connection's two ranks can be placed on hosts: the log lacks the Init lines "
+                    "(`comm ... rank ... - Init COMPLETE`)",
+                    "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output"});
+  }
+  if (summary.hosts > 1 && inter == 0) {
+    gaps.push_back({fmt::format("the job spans {} hosts but the log has no inter-node connection lines", summary.hosts),
+                    "every rank's output (all hosts), NCCL_DEBUG_SUBSYS=INIT,NET; with NCCL 2.22+ also "
+                    "NCCL_RUNTIME_CONNECT=0"});
+  }
+  return gaps;
+}
+
+namespace {
+
+bool fails(Severity s, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::Error: return s == Severity::Error;
+    case FailOn::Warning: return s != Severity::Info;
+    case FailOn::Info:
+    case FailOn::Inconclusive: return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on) {
+  for (const auto& f : findings) {
+    if (fails(f.severity, fail_on)) return Verdict::Fail;
+  }
+  return gaps.empty() ? Verdict::Pass : Verdict::Inconclusive;
+}
+
+int exit_code(const CheckReport& report, FailOn fail_on) {
+  if (!report.input_errors.empty()) return 2;
+  if (report.verdict == Verdict::Fail) return 1;
+  if (report.verdict == Verdict::Inconclusive && fail_on == FailOn::Inconclusive) return 1;
+  return 0;
+}
+
+}  // namespace nd

@@ -1,0 +1,62 @@
+#pragma once
+// Everything `check` concludes, ready for a renderer: the job summary, the
+// findings, the gaps in the evidence and the verdict.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checks/rule.h"
+#include "src/model/job_model.h"
+#include "src/report/finding.h"
+
+namespace nd {
+
+enum class Verdict : uint8_t { Pass, Fail, Inconclusive };
+const char* verdict_name(Verdict v);  // "pass", "fail", "inconclusive"
+
+// --fail-on: findings at or above this fail the run; Inconclusive also fails
+// on an inconclusive verdict.
+enum class FailOn : uint8_t { Info, Warning, Error, Inconclusive };
+
+struct CommSummary {
+  std::string key;
+  uint32_t nranks = 0;
+  uint32_t nnodes = 0;
+  size_t hosts = 0;
+  size_t channels = 0;
+  size_t edges = 0;
+  bool synthetic = false;
+};
+
+struct JobSummary {
+  size_t hosts = 0;
+  size_t ranks = 0;
+  size_t communicators = 0;
+  std::vector<std::string> nccl_versions;
+  std::vector<std::string> intra;  // P2P, SHM, NET, NVLS
+  std::vector<std::string> inter;  // IB, Socket, IBext_v8, AWS Libfabric
+  std::vector<std::string> networks;  // from `Using network`
+  std::string gdr = "na";           // yes, no, mixed, na
+  std::vector<CommSummary> comms;
+  InputCounters counters;
+  std::vector<std::string> files;
+};
+
+struct CheckReport {
+  JobSummary summary;
+  std::vector<Finding> findings;  // sorted: errors first, then by ID
+  std::vector<Gap> gaps;
+  std::vector<std::string> input_errors;  // files that could not be read
+  Verdict verdict = Verdict::Inconclusive;
+};
+
+JobSummary summarize(const JobModel& model, const CheckOptions& options);
+// What the log lacks for a verdict, with the NCCL settings to rerun with.
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary);
+Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on);
+// 0 clean, 1 failing findings (or inconclusive with --fail-on inconclusive),
+// 2 some input could not be read.
+int exit_code(const CheckReport& report, FailOn fail_on);
+
+}  // namespace nd

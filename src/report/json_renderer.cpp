@@ -1,0 +1,64 @@
+#include "src/report/json_renderer.h"
+
+namespace nd {
+
+using nlohmann::json;
+
+json finding_json(const Finding& f) {
+  json evidence = json::array();
+  for (const auto& e : f.evidence) evidence.push_back({{"file", e.file}, {"line", e.line}, {"text", e.text}});
+  json j = {{"id", f.id},
+            {"slug", f.slug},
+            {"severity", severity_name(f.severity)},
+            {"message", f.message},
+            {"hosts", f.hosts},
+            {"ranks", f.ranks},
+            {"channels", f.channels},
+            {"evidence", evidence}};
+  if (!f.comm.empty()) j["communicator"] = f.comm;
+  return j;
+}
+
+json report_json(const CheckReport& r) {
+  const JobSummary& s = r.summary;
+  json comms = json::array();
+  for (const auto& c : s.comms) {
+    comms.push_back({{"id", c.key},
+                     {"nranks", c.nranks},
+                     {"nnodes", c.nnodes},
+                     {"hosts", c.hosts},
+                     {"channels", c.channels},
+                     {"edges", c.edges},
+                     {"synthetic", c.synthetic}});
+  }
+  json findings = json::array();
+  for (const auto& f : r.findings) findings.push_back(finding_json(f));
+  json gaps = json::array();
+  for (const auto& g : r.gaps) gaps.push_back({{"reason", g.reason}, {"rerun", g.rerun}});
+  return {
+      {"schema", kCheckSchema},
+      {"verdict", verdict_name(r.verdict)},
+      {"summary",
+       {{"hosts", s.hosts},
+        {"ranks", s.ranks},
+        {"communicators", s.communicators},
+        {"nccl_versions", s.nccl_versions},
+        {"transports", {{"intra", s.intra}, {"inter", s.inter}}},
+        {"gdr", s.gdr},
+        {"networks", s.networks},
+        {"lines", s.counters.lines},
+        {"nccl_lines", s.counters.nccl_lines},
+        {"unrecognized_lines", s.counters.unknown_lines},
+        {"files", s.files}}},
+      {"communicators", comms},
+      {"findings", findings},
+      {"inconclusive", gaps},
+      {"input_errors", r.input_errors},
+  };
+}
+
+std::string render_json(const CheckReport& report) {
+  return report_json(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace nd

@@ -1,0 +1,19 @@
+#pragma once
+// `--format json`: schema nccl-doctor.check/1, documented in nccl-doctor(1).
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/report/check_report.h"
+
+namespace nd {
+
+inline constexpr const char* kCheckSchema = "nccl-doctor.check/1";
+
+nlohmann::json finding_json(const Finding& f);
+nlohmann::json report_json(const CheckReport& report);
+// Pretty-printed, invalid UTF-8 from the log replaced rather than thrown on.
+std::string render_json(const CheckReport& report);
+
+}  // namespace nd

@@ -1,0 +1,56 @@
+#include "src/report/json_renderer.h"
+
+#include <doctest/doctest.h>
+
+using namespace nd;
+using nlohmann::json;
+
+TEST_CASE("JSON report has the documented shape") {
+  CheckReport r;
+  r.summary.hosts = 2;
+  r.summary.ranks = 4;
+  r.summary.communicators = 1;
+  r.summary.nccl_versions = {"2.19.3"};
+  r.summary.intra = {"P2P"};
+  r.summary.inter = {"IB"};
+  r.summary.gdr = "no";
+  Finding f;
+  f.id = "ND3004";
+  f.slug = "no-gpudirect-rdma";
+  f.severity = Severity::Warning;
+  f.message = "m";
+  f.hosts = {"a", "b"};
+  f.ranks = {1, 2};
+  f.channels = {0};
+  f.evidence.push_back({"job.log", 3, "line"});
+  r.findings.push_back(f);
+  r.verdict = Verdict::Pass;
+  json j = json::parse(render_json(r));
+  CHECK(j["schema"] == "nccl-doctor.check/1");
+  CHECK(j["verdict"] == "pass");
+  CHECK(j["summary"]["hosts"] == 2);
+  CHECK(j["summary"]["ranks"] == 4);
+  CHECK(j["summary"]["communicators"] == 1);
+  CHECK(j["summary"]["nccl_versions"] == json::array({"2.19.3"}));
+  CHECK(j["summary"]["transports"]["intra"] == json::array({"P2P"}));
+  CHECK(j["summary"]["transports"]["inter"] == json::array({"IB"}));
+  CHECK(j["summary"]["gdr"] == "no");
+  const auto& jf = j["findings"][0];
+  CHECK(jf["id"] == "ND3004");
+  CHECK(jf["slug"] == "no-gpudirect-rdma");
+  CHECK(jf["severity"] == "warning");
+  CHECK(jf["hosts"] == json::array({"a", "b"}));
+  CHECK(jf["ranks"] == json::array({1, 2}));
+  CHECK(jf["channels"] == json::array({0}));
+  CHECK(jf["evidence"][0] == json({{"file", "job.log"}, {"line", 3}, {"text", "line"}}));
+}
+
+TEST_CASE("invalid UTF-8 from a log does not break the JSON") {
+  CheckReport r;
+  Finding f;
+  f.message = "host \xff\xfe";
+  r.findings.push_back(f);
+  std::string out;
+  CHECK_NOTHROW(out = render_json(r));
+  CHECK(json::parse(out)["findings"][0]["message"] == "host \xEF\xBF\xBD\xEF\xBF\xBD");
+}

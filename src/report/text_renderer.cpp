@@ -1,0 +1,88 @@
+#include "src/report/text_renderer.h"
+
+#include <fmt/format.h>
+
+#include "src/util/text.h"
+
+namespace nd {
+namespace {
+
+const char* color_of(Severity s) {
+  switch (s) {
+    case Severity::Error: return "\x1b[1;31m";
+    case Severity::Warning: return "\x1b[1;33m";
+    case Severity::Info: return "\x1b[1;36m";
+  }
+  return "";
+}
+
+std::string paint(const TextStyle& style, const char* code, const std::string& text) {
+  return style.color ? fmt::format("{}{}\x1b[0m", code, text) : text;
+}
+
+std::string list_or(const std::vector<std::string>& items, const char* none) {
+  return items.empty() ? std::string(none) : fmt::format("{}", fmt::join(items, ", "));
+}
+
+std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+}  // namespace
+
+std::string render_finding(const Finding& f, const TextStyle& style) {
+  std::string out = fmt::format("{}: {} [{} {}]\n", paint(style, color_of(f.severity), severity_name(f.severity)),
+                                printable(f.message), f.id, f.slug);
+  for (const auto& e : f.evidence) {
+    if (e.line == 0) {
+      out += fmt::format("    {}{}\n", printable(e.file), e.text.empty() ? "" : ": " + printable(e.text));
+    } else if (e.text.empty()) {
+      out += fmt::format("    {}:{}\n", printable(e.file), e.line);
+    } else {
+      out += fmt::format("    {}:{}: {}\n", printable(e.file), e.line, printable(e.text));
+    }
+  }
+  return out;
+}
+
+std::string render_text(const CheckReport& report, const TextStyle& style) {
+  const JobSummary& s = report.summary;
+  std::string out;
+  out += fmt::format("job: {}, {}, {}; NCCL {}\n", plural(s.hosts, "host"), plural(s.ranks, "rank"),
+                     plural(s.communicators, "communicator"), list_or(s.nccl_versions, "version unknown"));
+  out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
+                     list_or(s.inter, "none seen"), s.gdr);
+  out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
+                     s.counters.nccl_lines, s.counters.unknown_lines);
+  for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));
+
+  size_t counts[3] = {0, 0, 0};
+  for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info}) {
+    bool first = true;
+    for (const auto& f : report.findings) {
+      if (f.severity != sev) continue;
+      if (first) out += "\n";
+      first = false;
+      ++counts[static_cast<int>(sev)];
+      out += render_finding(f, style);
+    }
+  }
+  if (!report.gaps.empty()) {
+    out += "\n";
+    for (const auto& g : report.gaps) {
+      out += fmt::format("{}: {}\n    rerun with: {}\n", paint(style, "\x1b[1;35m", "inconclusive"), g.reason, g.rerun);
+    }
+  }
+  size_t errors = counts[static_cast<int>(Severity::Error)];
+  size_t warnings = counts[static_cast<int>(Severity::Warning)];
+  size_t infos = counts[static_cast<int>(Severity::Info)];
+  std::string verdict;
+  switch (report.verdict) {
+    case Verdict::Fail: verdict = paint(style, "\x1b[1;31m", "FAIL"); break;
+    case Verdict::Pass: verdict = paint(style, "\x1b[1;32m", "PASS"); break;
+    case Verdict::Inconclusive: verdict = paint(style, "\x1b[1;35m", "INCONCLUSIVE"); break;
+  }
+  out += fmt::format("\nverdict: {} ({}, {}, {})\n", verdict, plural(errors, "error"), plural(warnings, "warning"),
+                     plural(infos, "note"));
+  return out;
+}
+
+}  // namespace nd

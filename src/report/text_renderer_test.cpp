@@ -1,0 +1,54 @@
+#include "src/report/text_renderer.h"
+
+#include <doctest/doctest.h>
+
+using namespace nd;
+
+namespace {
+
+CheckReport sample() {
+  CheckReport r;
+  r.summary.hosts = 2;
+  r.summary.ranks = 16;
+  r.summary.communicators = 1;
+  r.summary.nccl_versions = {"2.18.3"};
+  r.summary.intra = {"P2P"};
+  r.summary.inter = {"Socket"};
+  r.summary.gdr = "no";
+  r.summary.counters.lines = 168;
+  r.summary.counters.nccl_lines = 167;
+  Finding f;
+  f.id = "ND3001";
+  f.slug = "inter-node-socket";
+  f.severity = Severity::Error;
+  f.message = "ranks 0,7 on gpu009 <-> ranks 8,15 on gpu028, channels 00-01, via NET/Socket (4 connections)";
+  f.evidence.push_back({"job.log", 108, "gpu009:3030:3030 [7] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/Socket/3"});
+  r.findings.push_back(f);
+  r.verdict = Verdict::Fail;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("text report: summary, findings with evidence, verdict") {
+  CHECK(render_text(sample(), TextStyle{false}) ==
+        "job: 2 hosts, 16 ranks, 1 communicator; NCCL 2.18.3\n"
+        "transports: intra-node P2P; inter-node Socket; GPUDirect RDMA no\n"
+        "input: 168 lines read, 167 from NCCL, 0 of unrecognized shape\n"
+        "\n"
+        "error: ranks 0,7 on gpu009 <-> ranks 8,15 on gpu028, channels 00-01, via NET/Socket (4 connections) "
+        "[ND3001 inter-node-socket]\n"
+        "    job.log:108: gpu009:3030:3030 [7] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/Socket/3\n"
+        "\n"
+        "verdict: FAIL (1 error, 0 warnings, 0 notes)\n");
+}
+
+TEST_CASE("colour only when asked, and log text cannot inject escapes") {
+  CheckReport r = sample();
+  r.findings[0].evidence[0].text = "evil\x1b]0;pwned\x07host";
+  std::string plain = render_text(r, TextStyle{false});
+  CHECK(plain.find('\x1b') == std::string::npos);
+  CHECK(plain.find("evil\\x1b]0;pwned\\x07host") != std::string::npos);
+  std::string colored = render_text(r, TextStyle{true});
+  CHECK(colored.find("\x1b[1;31merror\x1b[0m: ") != std::string::npos);
+}
