@@ -22,9 +22,9 @@ NodeSnapshot collect(const std::string& scenario) {
   return n;
 }
 
-// Golden files are regenerated only on purpose: ND_UPDATE_GOLDEN=1.
+// Golden files are regenerated only on purpose: ND_GOLDEN_UPDATE=1.
 void check_golden(const std::string& path, const std::string& actual) {
-  if (std::getenv("ND_UPDATE_GOLDEN") != nullptr) {
+  if (std::getenv("ND_GOLDEN_UPDATE") != nullptr) {
     std::ofstream(path) << actual;
     return;
   }

@@ -1,5 +1,6 @@
 #include "src/probe/record_reader.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -119,6 +120,8 @@ RecordSet read_probe_records(std::string_view input) {
   for (auto& [key, p] : open) {
     out.problems.push_back({p.line, "truncated record (no closing brace before end of input)", excerpt(p.text)});
   }
+  std::stable_sort(out.problems.begin(), out.problems.end(),
+                   [](const RecordProblem& a, const RecordProblem& b) { return a.line < b.line; });
   return out;
 }
 

@@ -142,17 +142,33 @@ std::optional<NodeSnapshot> snapshot_from_json(const nlohmann::json& j, std::str
     error = "schema '" + schema->get<std::string>() + "' is not " + kProbeSchema;
     return std::nullopt;
   }
+  NodeSnapshot n;
+  // Decode section by section so the error names the field, not just
+  // nlohmann's exception number.
+  auto section = [&](const char* key, bool required, auto&& decode) {
+    auto it = j.find(key);
+    if (it == j.end()) {
+      if (required) throw std::invalid_argument(std::string("field \"") + key + "\" is missing");
+      return;
+    }
+    try {
+      decode(*it);
+    } catch (const std::exception& e) {
+      std::string what = e.what();
+      if (what.starts_with("[json.exception.")) what = what.substr(what.find("] ") + 2);
+      throw std::invalid_argument(std::string("field \"") + key + "\": " + what);
+    }
+  };
   try {
-    NodeSnapshot n;
-    n.host = host_from_json(j.at("host"));
-    j.at("verbs").get_to(n.verbs);
-    n.uverbs_abi = j.value("uverbs_abi", false);
-    j.at("hcas").get_to(n.hcas);
-    if (j.contains("gpus")) j.at("gpus").get_to(n.gpus);
-    if (j.contains("paths")) j.at("paths").get_to(n.paths);
-    if (j.contains("gdr")) n.gdr = gdr_from_json(j.at("gdr"));
-    if (j.contains("iommu")) j.at("iommu").get_to(n.iommu);
-    if (j.contains("issues")) j.at("issues").get_to(n.issues);
+    section("host", true, [&](const nlohmann::json& v) { n.host = host_from_json(v); });
+    section("verbs", true, [&](const nlohmann::json& v) { v.get_to(n.verbs); });
+    section("uverbs_abi", false, [&](const nlohmann::json& v) { v.get_to(n.uverbs_abi); });
+    section("hcas", true, [&](const nlohmann::json& v) { v.get_to(n.hcas); });
+    section("gpus", false, [&](const nlohmann::json& v) { v.get_to(n.gpus); });
+    section("paths", false, [&](const nlohmann::json& v) { v.get_to(n.paths); });
+    section("gdr", false, [&](const nlohmann::json& v) { n.gdr = gdr_from_json(v); });
+    section("iommu", false, [&](const nlohmann::json& v) { v.get_to(n.iommu); });
+    section("issues", false, [&](const nlohmann::json& v) { v.get_to(n.issues); });
     return n;
   } catch (const std::exception& e) {
     error = std::string("record does not fit ") + kProbeSchema + ": " + e.what();

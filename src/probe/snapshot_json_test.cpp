@@ -55,5 +55,14 @@ TEST_CASE("foreign and broken records are refused with a reason") {
   nlohmann::json memlock = snapshot_to_json(collect("dgx-h100-ib"));
   memlock["host"]["memlock_soft"] = "lots";
   CHECK_FALSE(snapshot_from_json(memlock, error));
-  CHECK(error == "record does not fit nccl-doctor.probe/1: memlock_soft: expected a number or \"unlimited\"");
+  CHECK(error ==
+        "record does not fit nccl-doctor.probe/1: field \"host\": memlock_soft: expected a number or \"unlimited\"");
+  nlohmann::json host_string = snapshot_to_json(collect("dgx-h100-ib"));
+  host_string["host"] = "n4";
+  CHECK_FALSE(snapshot_from_json(host_string, error));
+  CHECK(error == "record does not fit nccl-doctor.probe/1: field \"host\": cannot use value() with string");
+  nlohmann::json no_hcas = snapshot_to_json(collect("dgx-h100-ib"));
+  no_hcas.erase("hcas");
+  CHECK_FALSE(snapshot_from_json(no_hcas, error));
+  CHECK(error == "record does not fit nccl-doctor.probe/1: field \"hcas\" is missing");
 }

@@ -37,10 +37,14 @@ void run_hardware(const PreflightNode& node, const Expectations& expect, std::ve
 
 // Drain reasons end up in `scontrol show node` and sinfo: keep them short,
 // one line, and free of characters a shell wrapper would have to quote.
-std::string sanitize(std::string s) {
-  for (char& c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    if (c == '"' || c == '\'' || c == '`' || c == '$' || c == '\\') c = '_';
+std::string sanitize(const std::string& in) {
+  std::string s;
+  for (char c : in) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      s += ' ';
+    } else if (c != '"' && c != '\'' && c != '`' && c != '$' && c != '\\') {
+      s += c;
+    }
   }
   constexpr size_t kMax = 200;
   if (s.size() > kMax) s = s.substr(0, kMax - 3) + "...";

@@ -36,10 +36,10 @@ std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Regenerated only on purpose: ND_UPDATE_GOLDEN=1.
+// Regenerated only on purpose: ND_GOLDEN_UPDATE=1.
 void check_golden(const std::string& name, const std::string& actual) {
   std::string path = std::string(ND_FIXTURES) + "/preflight/" + name;
-  if (std::getenv("ND_UPDATE_GOLDEN") != nullptr) {
+  if (std::getenv("ND_GOLDEN_UPDATE") != nullptr) {
     std::ofstream(path) << actual;
     return;
   }
