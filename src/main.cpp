@@ -9,6 +9,8 @@
 
 #include "nd_config.h"
 #include "src/cli/check_command.h"
+#include "src/cli/explain_command.h"
+#include "src/cli/rules_command.h"
 #include "src/cli/preflight_command.h"
 #include "src/cli/probe_command.h"
 
@@ -21,6 +23,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   nd::add_check_command(app, exit_code);
+  nd::add_rules_command(app, exit_code);
+  nd::add_explain_command(app, exit_code);
   nd::add_probe_command(app, exit_code);
   nd::add_preflight_command(app, exit_code);
 

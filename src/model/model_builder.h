@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -54,6 +55,8 @@ class ModelBuilder {
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
   };
 
+  void add_binding_line(LineRef ref, std::string_view text);
+  void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
   void on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev);
   void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
@@ -73,6 +76,9 @@ class ModelBuilder {
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
   std::string scratch_;
+  std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
+  std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
+  std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
 };
 
 }  // namespace nd
