@@ -57,8 +57,8 @@ TEST_CASE("rule IDs and slugs are unique, well formed and sorted") {
     CHECK(slugs.insert(info.slug).second);
     CHECK(previous < info.id);
     previous = info.id;
-    CHECK(log_rules().find(info.slug) == rule.get());
-    CHECK(log_rules().find(info.id) == rule.get());
+    CHECK(log_rules().find(info.slug) == &info);
+    CHECK(log_rules().find(info.id) == &info);
   }
 }
 

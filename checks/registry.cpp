@@ -30,7 +30,7 @@ std::optional<std::string> as_rule_id(std::string_view s) {
   return "ND" + std::string(s.substr(2));
 }
 
-std::string describe(const Rule& r) { return fmt::format("{} ({})", r.info().id, r.info().slug); }
+std::string describe(const RuleInfo& r) { return fmt::format("{} ({})", r.id, r.slug); }
 
 }  // namespace
 
@@ -40,10 +40,10 @@ void Registry::add_alias(std::string_view name, std::string_view id) {
   aliases_.push_back({name, id});
 }
 
-const Rule* Registry::find(std::string_view name) const {
+const RuleInfo* Registry::find(std::string_view name) const {
   auto id = as_rule_id(name);
-  for (const auto& r : rules_) {
-    if ((id && r->info().id == *id) || iequals(r->info().slug, name)) return r.get();
+  for (const RuleInfo* r : infos_) {
+    if ((id && r->id == *id) || iequals(r->slug, name)) return r;
   }
   for (const auto& a : aliases_) {
     if (iequals(a.name, name)) return find(a.id);
@@ -74,11 +74,11 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-const Rule* Registry::suggest(std::string_view name) const {
+const RuleInfo* Registry::suggest(std::string_view name) const {
   if (name.empty()) return nullptr;
   // A typo costs about one edit per three characters; more is a different word.
   const size_t limit = std::max<size_t>(2, name.size() / 3);
-  const Rule* best = nullptr;
+  const RuleInfo* best = nullptr;
   size_t best_distance = limit + 1;
   auto consider = [&](std::string_view candidate, std::string_view id) {
     size_t d = edit_distance(name, candidate);
@@ -87,18 +87,18 @@ const Rule* Registry::suggest(std::string_view name) const {
       best = find(id);
     }
   };
-  for (const auto& r : rules_) {
-    consider(r->info().id, r->info().id);
-    consider(r->info().slug, r->info().id);
+  for (const RuleInfo* r : infos_) {
+    consider(r->id, r->id);
+    consider(r->slug, r->id);
   }
   for (const auto& a : aliases_) consider(a.name, a.id);
   if (best || name.size() < 4) return best;
   // A fragment of a slug ("socket") names the first rule that contains it.
-  for (const auto& r : rules_) {
-    std::string_view slug = r->info().slug;
+  for (const RuleInfo* r : infos_) {
+    std::string_view slug = r->slug;
     auto it = std::search(slug.begin(), slug.end(), name.begin(), name.end(),
                           [](char x, char y) { return lower(x) == lower(y); });
-    if (it != slug.end()) return r.get();
+    if (it != slug.end()) return r;
   }
   return nullptr;
 }
@@ -109,17 +109,22 @@ void register_aliases(Registry& r) {
 
 void Registry::sort_by_id() {
   std::stable_sort(rules_.begin(), rules_.end(), [](const auto& a, const auto& b) { return a->info().id < b->info().id; });
+  std::stable_sort(infos_.begin(), infos_.end(), [](const RuleInfo* a, const RuleInfo* b) { return a->id < b->id; });
+}
+
+void register_log_rules(Registry& r) {
+  register_input_rules(r);
+  register_topology_rules(r);
+  register_rail_rules(r);
+  register_transport_rules(r);
+  register_config_rules(r);
+  register_health_rules(r);
 }
 
 const Registry& log_rules() {
   static const Registry registry = [] {
     Registry r;
-    register_input_rules(r);
-    register_topology_rules(r);
-    register_rail_rules(r);
-    register_transport_rules(r);
-    register_config_rules(r);
-    register_health_rules(r);
+    register_log_rules(r);
     r.sort_by_id();
     register_aliases(r);
     return r;
@@ -152,16 +157,16 @@ std::optional<std::string> resolve(const Registry& registry, std::string_view op
     }
     if (*last < *id) return fmt::format("{}: bad rule range '{}': {} comes after {}", option, name, *id, *last);
     // A well-formed range may hold no rule yet: families fill up over time.
-    for (const auto& r : registry.rules()) {
-      if (r->info().id >= *id && r->info().id <= *last) ids.push_back(r->info().id);
+    for (const RuleInfo* r : registry.infos()) {
+      if (r->id >= *id && r->id <= *last) ids.push_back(r->id);
     }
     return std::nullopt;
   }
-  if (const Rule* r = registry.find(name)) {
-    ids.push_back(r->info().id);
+  if (const RuleInfo* r = registry.find(name)) {
+    ids.push_back(r->id);
     return std::nullopt;
   }
-  if (const Rule* near = registry.suggest(name)) {
+  if (const RuleInfo* near = registry.suggest(name)) {
     return fmt::format("{}: unknown rule '{}'; did you mean {}?", option, name, describe(*near));
   }
   return fmt::format("{}: unknown rule '{}'; 'nccl-doctor rules' lists them", option, name);

@@ -26,23 +26,31 @@ class Registry {
   template <typename T>
   void add() {
     rules_.push_back(std::make_unique<T>());
+    infos_.push_back(&rules_.back()->info());
   }
+  // A rule another command runs (preflight's hardware and cluster rules):
+  // named, listed and explained through this registry, never run by check.
+  void add_info(const RuleInfo& info) { infos_.push_back(&info); }
   // `name` must not be a current ID or slug; `id` must be registered.
   void add_alias(std::string_view name, std::string_view id);
+  // The log rules that check runs.
   const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
+  // Every rule known here, runnable or not.
+  const std::vector<const RuleInfo*>& infos() const { return infos_; }
   const std::vector<RuleAlias>& aliases() const { return aliases_; }
   // By ID ("ND3001", any case), slug ("inter-node-socket") or alias; nullptr
   // when unknown.
-  const Rule* find(std::string_view name) const;
+  const RuleInfo* find(std::string_view name) const;
   // The rule whose ID, slug or alias is closest to `name` (edit distance, or
   // `name` inside a slug); nullptr when nothing is close.
-  const Rule* suggest(std::string_view name) const;
+  const RuleInfo* suggest(std::string_view name) const;
   std::vector<std::string_view> aliases_of(std::string_view id) const;
   // Orders the rules by ID, so each family can register its own block.
   void sort_by_id();
 
  private:
   std::vector<std::unique_ptr<Rule>> rules_;
+  std::vector<const RuleInfo*> infos_;
   std::vector<RuleAlias> aliases_;
 };
 
@@ -54,6 +62,9 @@ void register_rail_rules(Registry& r);
 void register_aliases(Registry& r);
 void register_config_rules(Registry& r);
 void register_health_rules(Registry& r);
+
+// All of the above families.
+void register_log_rules(Registry& r);
 
 // Every log rule, in ID order.
 const Registry& log_rules();

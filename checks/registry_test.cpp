@@ -52,10 +52,10 @@ std::string selected(const std::vector<std::string>& enable, const std::vector<s
 
 TEST_CASE("find takes IDs in any case, slugs and aliases") {
   Registry r = test_registry();
-  CHECK(r.find("ND3001") == r.rules()[1].get());
-  CHECK(r.find("nd3001") == r.rules()[1].get());
-  CHECK(r.find("inter-node-socket") == r.rules()[1].get());
-  CHECK(r.find("tcp-between-nodes") == r.rules()[1].get());
+  CHECK(r.find("ND3001") == &r.rules()[1]->info());
+  CHECK(r.find("nd3001") == &r.rules()[1]->info());
+  CHECK(r.find("inter-node-socket") == &r.rules()[1]->info());
+  CHECK(r.find("tcp-between-nodes") == &r.rules()[1]->info());
   CHECK(r.find("ND3009") == nullptr);
   CHECK(r.find("") == nullptr);
   CHECK(r.aliases_of("ND3001") == std::vector<std::string_view>{"tcp-between-nodes"});
@@ -80,11 +80,11 @@ TEST_CASE("edit distance") {
 
 TEST_CASE("suggestions for typos in IDs, slugs and aliases") {
   Registry r = test_registry();
-  CHECK(r.suggest("ND3010") == r.rules()[1].get());
-  CHECK(r.suggest("inter-node-sockets") == r.rules()[1].get());
-  CHECK(r.suggest("intra-node-shn") == r.rules()[2].get());
-  CHECK(r.suggest("tcp-between-node") == r.rules()[1].get());
-  CHECK(r.suggest("socket") == r.rules()[1].get());  // a fragment of a slug
+  CHECK(r.suggest("ND3010") == &r.rules()[1]->info());
+  CHECK(r.suggest("inter-node-sockets") == &r.rules()[1]->info());
+  CHECK(r.suggest("intra-node-shn") == &r.rules()[2]->info());
+  CHECK(r.suggest("tcp-between-node") == &r.rules()[1]->info());
+  CHECK(r.suggest("socket") == &r.rules()[1]->info());  // a fragment of a slug
   CHECK(r.suggest("gpu-direct-everywhere") == nullptr);
   CHECK(r.suggest("") == nullptr);
 }

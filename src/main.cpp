@@ -13,6 +13,8 @@
 #include "src/cli/rules_command.h"
 #include "src/cli/graph_command.h"
 #include "src/cli/summary_command.h"
+#include "src/cli/preflight_command.h"
+#include "src/cli/probe_command.h"
 
 int main(int argc, char** argv) {
   // A closed stdout must surface as a write error we report, not a silent kill.
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
   nd::add_explain_command(app, exit_code);
   nd::add_summary_command(app, exit_code);
   nd::add_graph_command(app, exit_code);
+  nd::add_probe_command(app, exit_code);
+  nd::add_preflight_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -92,21 +92,6 @@ std::string_view ibv_wc_status_meaning(int status) {
   return "not an ibv_wc_status value";
 }
 
-std::string errno_name(int err) {
-  switch (err) {
-    case 1: return "EPERM";
-    case 12: return "ENOMEM";
-    case 13: return "EACCES";
-    case 14: return "EFAULT";
-    case 19: return "ENODEV";
-    case 22: return "EINVAL";
-    case 110: return "ETIMEDOUT";
-    case 111: return "ECONNREFUSED";
-    case 113: return "EHOSTUNREACH";
-    default: return fmt::format("errno {}", err);
-  }
-}
-
 WarnClass classify_warn(std::string_view message) {
   re2::StringPiece msg(message.data(), message.size());
   // §7.1: every generation of the completion WARN, 2.4 to 2.30.

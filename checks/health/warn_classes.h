@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "src/report/finding.h"
+#include "src/util/errno_names.h"
 
 namespace nd {
 
@@ -31,7 +32,5 @@ WarnClass classify_warn(std::string_view message);
 std::string ibv_wc_status_name(int status);
 // One line on what the status usually means.
 std::string_view ibv_wc_status_meaning(int status);
-// "ETIMEDOUT"; "errno N" when unknown.
-std::string errno_name(int err);
 
 }  // namespace nd

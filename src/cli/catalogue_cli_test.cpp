@@ -8,6 +8,7 @@
 #include "src/cli/explain_command.h"
 #include "src/cli/rule_pages.h"
 #include "src/cli/rules_command.h"
+#include "src/rule_catalogue.h"
 
 using namespace nd;
 
@@ -32,8 +33,8 @@ class InputRule final : public Rule {
 
 TEST_CASE("every rule's page is embedded, byte for byte as in man/rules") {
   const std::filesystem::path root(ND_SOURCE_ROOT);
-  for (const auto& rule : log_rules().rules()) {
-    std::string id(rule->info().id);
+  for (const RuleInfo* rule : all_rules().infos()) {
+    std::string id(rule->id);
     INFO("rule " << id);
     const RulePage* page = find_rule_page(id);
     REQUIRE(page != nullptr);
@@ -60,6 +61,29 @@ TEST_CASE("explain finds pages by ID, slug and alias, and suggests on a typo") {
   r.add_alias("tcp-between-nodes", "ND3001");
   error.clear();
   CHECK(explain_rule(r, "tcp-between-nodes", error) == page);
+}
+
+TEST_CASE("the catalogue holds the log rules and preflight's hardware and cluster rules, once each, in ID order") {
+  const Registry& all = all_rules();
+  CHECK(all.rules().size() == log_rules().rules().size());
+  std::string_view previous;
+  size_t hardware = 0, cluster = 0;
+  for (const RuleInfo* info : all.infos()) {
+    CHECK(previous < info->id);
+    previous = info->id;
+    CHECK(all.find(info->slug) == info);
+    hardware += info->id.starts_with("ND4");
+    cluster += info->id.starts_with("ND5");
+  }
+  CHECK(hardware == 16);
+  CHECK(cluster == 4);
+
+  std::string error;
+  CHECK(explain_rule(all, "port-not-active", error).starts_with("# ND4003 port-not-active\n"));
+  CHECK(explain_rule(all, "nd5001", error).starts_with("# ND5001 node-differs-from-majority\n"));
+  CHECK(error.empty());
+  // check's own list stays the log rules: a preflight rule is not a check rule.
+  CHECK(log_rules().find("ND4003") == nullptr);
 }
 
 TEST_CASE("the rule list: aligned text and JSON, filtered by the selection") {

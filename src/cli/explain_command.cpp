@@ -7,6 +7,7 @@
 
 #include "src/cli/rule_pages.h"
 #include "src/pipeline.h"
+#include "src/rule_catalogue.h"
 
 namespace nd {
 
@@ -17,14 +18,14 @@ const RulePage* find_rule_page(std::string_view id) {
 }
 
 std::string explain_rule(const Registry& registry, std::string_view name, std::string& error) {
-  const Rule* rule = registry.find(name);
+  const RuleInfo* rule = registry.find(name);
   if (!rule) {
-    const Rule* near = registry.suggest(name);
-    error = near ? fmt::format("unknown rule '{}'; did you mean {} ({})?", name, near->info().id, near->info().slug)
+    const RuleInfo* near = registry.suggest(name);
+    error = near ? fmt::format("unknown rule '{}'; did you mean {} ({})?", name, near->id, near->slug)
                  : fmt::format("unknown rule '{}'; 'nccl-doctor rules' lists them", name);
     return {};
   }
-  const RuleInfo& info = rule->info();
+  const RuleInfo& info = *rule;
   if (const RulePage* page = find_rule_page(info.id)) return std::string(page->text);
   // Every rule has a page (the catalogue test enforces it); a build from a
   // stale configuration may still lack a new one.
@@ -39,7 +40,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   cmd->add_option("rule", *name, "Rule ID (ND3001) or slug (inter-node-socket)")->required()->type_name("ID|SLUG");
   cmd->callback([name, &exit_code] {
     std::string error;
-    std::string page = explain_rule(log_rules(), *name, error);
+    std::string page = explain_rule(all_rules(), *name, error);
     if (!error.empty()) throw CLI::ValidationError(error);
     exit_code = write_stdout(page) ? 0 : 2;
   });

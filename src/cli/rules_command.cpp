@@ -7,15 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include "src/pipeline.h"
+#include "src/rule_catalogue.h"
 
 namespace nd {
 
 std::string render_rules_text(const Registry& registry, const RuleSelection& selection) {
   size_t slug_width = 4;
-  for (const auto& r : registry.rules()) slug_width = std::max(slug_width, r->info().slug.size());
+  for (const RuleInfo* r : registry.infos()) slug_width = std::max(slug_width, r->slug.size());
   std::string out = fmt::format("{:<6}  {:<{}}  {:<8}  {}\n", "ID", "slug", slug_width, "severity", "summary");
-  for (const auto& r : registry.rules()) {
-    const RuleInfo& info = r->info();
+  for (const RuleInfo* r : registry.infos()) {
+    const RuleInfo& info = *r;
     if (!selection.enabled(info.id)) continue;
     out += fmt::format("{:<6}  {:<{}}  {:<8}  {}\n", info.id, info.slug, slug_width, severity_name(info.severity),
                        info.summary);
@@ -25,8 +26,8 @@ std::string render_rules_text(const Registry& registry, const RuleSelection& sel
 
 std::string render_rules_json(const Registry& registry, const RuleSelection& selection) {
   nlohmann::json rules = nlohmann::json::array();
-  for (const auto& r : registry.rules()) {
-    const RuleInfo& info = r->info();
+  for (const RuleInfo* r : registry.infos()) {
+    const RuleInfo& info = *r;
     if (!selection.enabled(info.id)) continue;
     nlohmann::json aliases = nlohmann::json::array();
     for (auto a : registry.aliases_of(info.id)) aliases.push_back(a);
@@ -49,7 +50,7 @@ void add_rules_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->callback([format, &exit_code] {
     RuleSelection all;
-    std::string out = *format == "json" ? render_rules_json(log_rules(), all) : render_rules_text(log_rules(), all);
+    std::string out = *format == "json" ? render_rules_json(all_rules(), all) : render_rules_text(all_rules(), all);
     exit_code = write_stdout(out) ? 0 : 2;
   });
 }

@@ -22,9 +22,9 @@ void LiveMonitor::begin_line(std::string_view file, const Line& line) {
   current_.text.assign(line.text.substr(0, 4096));
 }
 
-const Rule* LiveMonitor::active(std::string_view slug) const {
-  const Rule* r = registry_.find(slug);
-  return r && selection_.enabled(r->info().id) ? r : nullptr;
+const RuleInfo* LiveMonitor::active(std::string_view slug) const {
+  const RuleInfo* r = registry_.find(slug);
+  return r && selection_.enabled(r->id) ? r : nullptr;
 }
 
 uint16_t LiveMonitor::transport_id(std::string_view text) {
@@ -93,10 +93,10 @@ void LiveMonitor::on_event(LineRef, const NcclHeader& h, const Event& ev) {
     }
     learn(scope, init->rank, h.host);
   } else if (const auto* w = std::get_if<WarnEvent>(&ev)) {
-    if (const Rule* rule = active("nccl-warning")) {
+    if (const RuleInfo* rule = active("nccl-warning")) {
       std::string message = fmt::format("NCCL WARN on {} (pid {}{}): {}", h.host, h.pid,
                                         h.dev >= 0 ? fmt::format(", device {}", h.dev) : "", w->message);
-      report(rule, fmt::format("{}|{}|{}", rule->info().id, h.host, w->message), std::move(message), {current_});
+      report(rule, fmt::format("{}|{}|{}", rule->id, h.host, w->message), std::move(message), {current_});
     }
   }
 }
@@ -151,8 +151,8 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
   }
 
   if (tr.family == TransportFamily::SHM) {
-    if (const Rule* rule = active("intra-node-shm")) {
-      report(rule, fmt::format("{}|{}|{}", rule->info().id, scope, h.host),
+    if (const RuleInfo* rule = active("intra-node-shm")) {
+      report(rule, fmt::format("{}|{}|{}", rule->id, scope, h.host),
              fmt::format("rank {} -> rank {} on {}, channel {:02}, via SHM", e.sender, e.receiver, h.host, ch),
              {current_});
     }
@@ -211,15 +211,15 @@ void LiveMonitor::decide_net(const std::string& scope, const Waiting& w, const s
   if (decider && decider->line != w.line.line) evidence.push_back(*decider);
 
   if (peer_host == w.own_host) {
-    if (const Rule* rule = active("intra-node-net")) {
-      report(rule, fmt::format("{}|{}|{}|{}", rule->info().id, scope, w.own_host, label),
+    if (const RuleInfo* rule = active("intra-node-net")) {
+      report(rule, fmt::format("{}|{}|{}|{}", rule->id, scope, w.own_host, label),
              fmt::format("rank {} -> rank {} on {}, channel {:02}, via {}", sender, receiver, w.own_host, w.channel,
                          label),
              std::move(evidence));
     }
     return;
   }
-  const Rule* rule = nullptr;
+  const RuleInfo* rule = nullptr;
   if (is_socket_network(tr.net_name)) {
     rule = active("inter-node-socket");
   } else if (is_rdma_network(tr.net_name, options_)) {
@@ -229,16 +229,16 @@ void LiveMonitor::decide_net(const std::string& scope, const Waiting& w, const s
   }
   if (!rule) return;
   auto [lo, hi] = std::minmax(sender_host, receiver_host);
-  report(rule, fmt::format("{}|{}|{}|{}|{}", rule->info().id, scope, lo, hi, label),
+  report(rule, fmt::format("{}|{}|{}|{}|{}", rule->id, scope, lo, hi, label),
          fmt::format("rank {} on {} -> rank {} on {}, channel {:02}, via {}", sender, sender_host, receiver,
                      receiver_host, w.channel, label),
          std::move(evidence));
 }
 
-void LiveMonitor::report(const Rule* rule, const std::string& dedupe_key, std::string message,
+void LiveMonitor::report(const RuleInfo* rule, const std::string& dedupe_key, std::string message,
                          std::vector<Cited> evidence) {
   if (reported_keys_.count(dedupe_key)) return;
-  const RuleInfo& info = rule->info();
+  const RuleInfo& info = *rule;
   size_t& count = per_rule_[std::string(info.id)];
   if (count > kMaxPerRule) return;
   reported_keys_.insert(dedupe_key);

@@ -98,13 +98,13 @@ class LiveMonitor {
   };
   using EdgeKey = std::tuple<std::string, uint16_t, int, uint32_t, uint32_t>;  // scope, ch, conn, s, r
 
-  const Rule* active(std::string_view slug) const;
+  const RuleInfo* active(std::string_view slug) const;
   std::string scope_of(Process& p, int dev, uint32_t own_rank, uint32_t max_rank) const;
   void learn(const std::string& scope, uint32_t rank, std::string_view host);
   void completed(const std::string& scope, uint32_t rank, uint32_t nranks, std::string_view host);
   void on_connection(Process& p, const NcclHeader& h, const ConnectionEvent& e);
   void decide_net(const std::string& scope, const Waiting& w, const std::string& peer_host, const Cited* decider);
-  void report(const Rule* rule, const std::string& dedupe_key, std::string message, std::vector<Cited> evidence);
+  void report(const RuleInfo* rule, const std::string& dedupe_key, std::string message, std::vector<Cited> evidence);
   uint16_t transport_id(std::string_view text);
 
   const Registry& registry_;

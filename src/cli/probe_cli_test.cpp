@@ -1,0 +1,138 @@
+// The binary, end to end: exit statuses and the text users see.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "src/cli/cli_test_config.h"
+#include "src/cli/run_tool.h"
+
+using namespace nd;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(ND_CLI_FIXTURES) + "/" + name; }
+
+// Rank variables of an enclosing launcher must not leak into the goldens.
+ToolRun tool(const std::string& args, const std::string& env = "") {
+  return run_tool("env -u SLURM_PROCID -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u RANK " + env + " " +
+                  shell_quote(ND_BINARY) + " " + args + " 2>&1");
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("probe reads a fixture tree and says what it found") {
+  ToolRun r = tool("probe --no-verbs --sysfs-root " + shell_quote(fixture("sysfs/broken")));
+  CHECK(r.status == 0);
+  CHECK(r.out.starts_with("host gpu-17\nlibibverbs: skipped - verbs not consulted (--no-verbs)\n"));
+  CHECK(r.out.find("    port 1: DOWN Polling  unreadable (EINVAL)  ib  lid 0xffff sm_lid 0x0") != std::string::npos);
+}
+
+TEST_CASE("without rdma-core the tool starts and says so") {
+  std::string env = "ND_IBVERBS_LIBRARY=/nonexistent/libibverbs.so.1";
+  ToolRun probe = tool("probe --sysfs-root " + shell_quote(fixture("sysfs/dgx-h100-ib")), env);
+  CHECK(probe.status == 0);
+  CHECK(probe.out.find("libibverbs: not-installed - cannot load /nonexistent/libibverbs.so.1 (rdma-core not "
+                       "installed?): ") != std::string::npos);
+  ToolRun pre = tool("preflight --reason --sysfs-root " + shell_quote(fixture("sysfs/dgx-h100-ib")), env);
+  CHECK(pre.status == 2);
+  CHECK(pre.out.starts_with("nccl-doctor ND4002: 8 RDMA device(s) in sysfs but libibverbs is not usable: cannot "
+                            "load /nonexistent/libibverbs.so.1 (rdma-core not installed?): "));
+}
+
+TEST_CASE("the real verbs backend on this machine: no RDMA devices, cleanly") {
+  if (std::string(ND_CLI_VERBS_PLUGIN).empty()) {
+    MESSAGE("built without libibverbs-dev");
+    return;
+  }
+  ToolRun r = tool("probe --json");
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["schema"] == "nccl-doctor.probe/1");
+  if (!j["hcas"].empty()) {
+    MESSAGE("this machine has RDMA devices");
+    return;
+  }
+  CHECK(j["verbs"]["status"] == "no-devices");
+  CHECK(j["verbs"]["message"].get<std::string>().starts_with("no RDMA devices"));
+  ToolRun pre = tool("preflight --reason");
+  CHECK(pre.status == 2);
+  // "(+N more)" depends on this machine's memlock limit and PCIe links.
+  CHECK(pre.out.starts_with("nccl-doctor ND4001: no RDMA device in /sys/class/infiniband: NCCL will use TCP sockets "
+                            "between nodes"));
+}
+
+TEST_CASE("preflight exit statuses: 0 OK, 2 critical, 3 unknown") {
+  ToolRun ok = tool("preflight --no-verbs --expect hcas=8,rate=400,link=ib,gdr=yes --sysfs-root " +
+                  shell_quote(fixture("sysfs/dgx-h100-ib")));
+  CHECK(ok.out.starts_with("NCCL-DOCTOR "));
+  // --no-verbs: ND4002 stays quiet; the rest of the DGX is healthy.
+  CHECK(ok.status == 0);
+  CHECK(ok.out == "NCCL-DOCTOR OK - nccl-doctor: fabric OK\n1 node(s) checked: 0 error(s), 0 warning(s), 0 "
+                  "note(s); expected hcas=8,rate=400,link=ib,gdr=yes\n");
+  ToolRun bad = tool("preflight --no-verbs --sysfs-root " + shell_quote(fixture("sysfs/no-rdma")));
+  CHECK(bad.status == 2);
+  ToolRun usage = tool("preflight --expect hcas=eight");
+  CHECK(usage.status == 3);
+  CHECK(usage.out == "nccl-doctor: error: --expect: expectation hcas=eight: expected a count\n");
+  ToolRun missing = tool("preflight --sysfs-root /nonexistent");
+  CHECK(missing.status == 3);
+  ToolRun nothing = run_tool("echo garbage | " + shell_quote(ND_BINARY) + " preflight --aggregate - --reason");
+  CHECK(nothing.status == 3);
+  CHECK(nothing.out == "nccl-doctor: no probe records in - (1 lines)\n");
+}
+
+TEST_CASE("--expect-file and --output for node_exporter") {
+  fs::path dir = fs::temp_directory_path() / ("nd-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "expect.conf") << "# NDR fabric\nhcas=8\nrate=400\n";
+  ToolRun r = tool("preflight --no-verbs --format prometheus -o " + shell_quote((dir / "nd.prom").string()) +
+                 " --expect-file " + shell_quote((dir / "expect.conf").string()) + " --sysfs-root " +
+                 shell_quote(fixture("sysfs/broken")));
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  std::string prom = slurp((dir / "nd.prom").string());
+  CHECK(prom.starts_with("# HELP nccl_doctor_preflight_status"));
+  CHECK(prom.find("nccl_doctor_preflight_status 2\n") != std::string::npos);
+  CHECK(prom.find("nccl_doctor_rdma_port_rate_gbps{host=\"gpu-17\",device=\"mlx5_5\",port=\"1\"} 200\n") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("probe --capture makes a tree that probes the same elsewhere") {
+  fs::path dir = fs::temp_directory_path() / ("nd-capture-cli-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ToolRun direct = tool("probe --no-verbs --json --sysfs-root " + shell_quote(fixture("sysfs/broken")));
+  ToolRun cap = tool("probe --no-verbs --json --capture " + shell_quote(dir.string()) + " --sysfs-root " +
+                   shell_quote(fixture("sysfs/broken")));
+  CHECK(cap.status == 0);
+  ToolRun again = tool("probe --no-verbs --json --sysfs-root " + shell_quote(dir.string()));
+  REQUIRE(direct.status == 0);
+  CHECK(again.out == direct.out);
+  CHECK(fs::exists(dir / "class/infiniband/mlx5_3/ports/1/rate.errno"));
+  CHECK(fs::exists(dir / "host.json"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("aggregate goldens: an outlier among four, launcher-prefixed and broken records") {
+  for (const char* name : {"four-nodes-one-outlier", "bad-records"}) {
+    CAPTURE(name);
+    std::string in = fixture(std::string("preflight/") + name + ".jsonl");
+    ToolRun r = tool("preflight --aggregate " + shell_quote(in));
+    std::string expected = slurp(fixture(std::string("preflight/") + name + ".expected.txt"));
+    // The input path in the summary line depends on the checkout.
+    std::string out = r.out;
+    for (size_t p; (p = out.find(in)) != std::string::npos;) out.replace(p, in.size(), std::string(name) + ".jsonl");
+    CHECK(out == expected);
+  }
+}

@@ -1,0 +1,146 @@
+#include "src/probe/preflight/preflight.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "checks/cross/cluster_rule.h"
+#include "checks/hardware/hardware_rule.h"
+
+namespace nd {
+namespace {
+
+class VectorSink final : public FindingSink {
+ public:
+  void add(Finding f) override { findings.push_back(std::move(f)); }
+  std::vector<Finding> findings;
+};
+
+PreflightStatus status_of(const std::vector<Finding>& findings) {
+  PreflightStatus s = PreflightStatus::Ok;
+  for (const auto& f : findings) {
+    if (f.severity == Severity::Error) return PreflightStatus::Critical;
+    if (f.severity == Severity::Warning) s = PreflightStatus::Warning;
+  }
+  return s;
+}
+
+void run_hardware(const PreflightNode& node, const Expectations& expect, std::vector<Finding>& out) {
+  VectorSink sink;
+  for (const auto& r : hardware_rules()) r->check({node.snapshot, expect}, sink);
+  for (auto& f : sink.findings) {
+    f.hosts = {node.label};
+    out.push_back(std::move(f));
+  }
+}
+
+// Drain reasons end up in `scontrol show node` and sinfo: keep them short,
+// one line, and free of characters a shell wrapper would have to quote.
+std::string sanitize(const std::string& in) {
+  std::string s;
+  for (char c : in) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      s += ' ';
+    } else if (c != '"' && c != '\'' && c != '`' && c != '$' && c != '\\') {
+      s += c;
+    }
+  }
+  constexpr size_t kMax = 200;
+  if (s.size() > kMax) s = s.substr(0, kMax - 3) + "...";
+  return s;
+}
+
+void finish(PreflightReport& r) {
+  std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.severity != b.severity) return a.severity > b.severity;
+    if (a.id != b.id) return a.id < b.id;
+    return a.hosts < b.hosts;
+  });
+  for (auto& n : r.nodes) {
+    std::vector<Finding> mine;
+    for (const auto& f : r.findings) {
+      if (std::find(f.hosts.begin(), f.hosts.end(), n.label) != f.hosts.end()) mine.push_back(f);
+    }
+    n.status = status_of(mine);
+  }
+  if (!r.unknown_reason.empty()) {
+    r.status = PreflightStatus::Unknown;
+    r.reason = sanitize("nccl-doctor: " + r.unknown_reason);
+    return;
+  }
+  r.status = status_of(r.findings);
+  size_t counted = 0;
+  const Finding* first = nullptr;
+  for (const auto& f : r.findings) {
+    if (f.severity == Severity::Info) continue;
+    if (first == nullptr) first = &f;
+    ++counted;
+  }
+  if (first == nullptr) {
+    r.reason = r.aggregate ? fmt::format("nccl-doctor: {} node(s) OK", r.nodes.size()) : "nccl-doctor: fabric OK";
+    return;
+  }
+  std::string where = r.aggregate && !first->hosts.empty() && first->id.starts_with("ND4") ? first->hosts[0] + ": " : "";
+  r.reason = sanitize(fmt::format("nccl-doctor {}: {}{}{}", first->id, where, first->message,
+                                  counted > 1 ? fmt::format(" (+{} more)", counted - 1) : ""));
+}
+
+}  // namespace
+
+std::string preflight_status_str(PreflightStatus s) {
+  switch (s) {
+    case PreflightStatus::Ok: return "OK";
+    case PreflightStatus::Warning: return "WARNING";
+    case PreflightStatus::Critical: return "CRITICAL";
+    case PreflightStatus::Unknown: return "UNKNOWN";
+  }
+  return fmt::format("unknown ({})", static_cast<int>(s));
+}
+
+PreflightReport preflight_local(NodeSnapshot node, const Expectations& expect) {
+  PreflightReport r;
+  r.expect = expect;
+  std::string label = node.host.host.empty() ? "localhost" : node.host.host;
+  r.nodes.push_back({label, std::move(node), PreflightStatus::Ok});
+  run_hardware(r.nodes.back(), expect, r.findings);
+  finish(r);
+  return r;
+}
+
+PreflightReport preflight_aggregate(RecordSet records, const Expectations& expect, std::string source,
+                                    bool local_rules) {
+  PreflightReport r;
+  r.aggregate = true;
+  r.source = std::move(source);
+  r.expect = expect;
+  r.record_problems = records.problems.size();
+  std::map<std::string, int> per_host;
+  for (const auto& rec : records.records) ++per_host[rec.node.host.host];
+  for (auto& rec : records.records) {
+    std::string label = rec.node.host.host.empty() ? fmt::format("line{}", rec.line) : rec.node.host.host;
+    if (per_host[rec.node.host.host] > 1) {
+      auto rank = rec.node.host.rank ? rec.node.host.rank : rec.launcher_rank;
+      label += rank ? fmt::format("#{}", *rank) : fmt::format("@line{}", rec.line);
+    }
+    r.nodes.push_back({label, std::move(rec.node), PreflightStatus::Ok});
+  }
+  if (local_rules) {
+    for (const auto& n : r.nodes) run_hardware(n, expect, r.findings);
+  }
+  std::vector<ClusterNode> nodes;
+  for (const auto& n : r.nodes) nodes.push_back({n.label, &n.snapshot});
+  VectorSink sink;
+  for (const auto& rule : cluster_rules()) rule->check({nodes, records.problems, expect, r.source}, sink);
+  for (auto& f : sink.findings) r.findings.push_back(std::move(f));
+  if (r.nodes.empty()) {
+    r.unknown_reason = records.problems.empty()
+                           ? fmt::format("no probe records in {} ({} lines)", r.source, records.lines)
+                           : fmt::format("no usable probe records in {} ({} rejected)", r.source,
+                                         records.problems.size());
+  }
+  finish(r);
+  return r;
+}
+
+}  // namespace nd

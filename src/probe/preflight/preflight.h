@@ -1,0 +1,44 @@
+#pragma once
+// `nccl-doctor preflight`: runs the hardware rules on one node (or on every
+// record of an aggregate) and the cluster rules across records, and turns the
+// findings into a Nagios-style status and a one-line drain reason.
+
+#include <string>
+#include <vector>
+
+#include "src/probe/expectations.h"
+#include "src/probe/node_snapshot.h"
+#include "src/probe/record_reader.h"
+#include "src/report/finding.h"
+
+namespace nd {
+
+// Exit statuses, Nagios plugin convention (also what Slurm's
+// HealthCheckProgram and NHC-style wrappers expect).
+enum class PreflightStatus : int { Ok = 0, Warning = 1, Critical = 2, Unknown = 3 };
+std::string preflight_status_str(PreflightStatus s);  // "OK", "WARNING", "CRITICAL", "UNKNOWN"
+
+struct PreflightNode {
+  std::string label;  // host, or host#rank when a host sent several records
+  NodeSnapshot snapshot;
+  PreflightStatus status = PreflightStatus::Ok;
+};
+
+struct PreflightReport {
+  bool aggregate = false;
+  std::string source;  // aggregate input name
+  Expectations expect;
+  std::vector<PreflightNode> nodes;
+  std::vector<Finding> findings;  // most severe first, then by ID and host
+  size_t record_problems = 0;
+  std::string unknown_reason;  // set when nothing could be judged
+  PreflightStatus status = PreflightStatus::Ok;
+  std::string reason;  // one line, no quotes or newlines: safe for scontrol
+};
+
+PreflightReport preflight_local(NodeSnapshot node, const Expectations& expect);
+// local_rules: also judge each record with the ND4xxx rules.
+PreflightReport preflight_aggregate(RecordSet records, const Expectations& expect, std::string source,
+                                    bool local_rules);
+
+}  // namespace nd

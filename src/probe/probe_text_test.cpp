@@ -1,0 +1,56 @@
+#include "src/probe/probe_text.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include <doctest/doctest.h>
+
+#include "src/probe/probe_test_config.h"
+#include "src/probe/snapshot_collect.h"
+
+using namespace nd;
+
+namespace {
+
+NodeSnapshot collect(const std::string& scenario) {
+  SysfsReader s(std::string(ND_FIXTURES) + "/sysfs/" + scenario);
+  std::vector<ReadIssue> issues;
+  HostFacts f = load_host_facts(s, [](const std::string&) { return std::nullopt; }, issues);
+  NodeSnapshot n = collect_snapshot(s, f, {nullptr, "not-installed", "cannot load libibverbs.so.1"});
+  n.issues.insert(n.issues.begin(), issues.begin(), issues.end());
+  return n;
+}
+
+// Golden files are regenerated only on purpose: ND_GOLDEN_UPDATE=1.
+void check_golden(const std::string& path, const std::string& actual) {
+  if (std::getenv("ND_GOLDEN_UPDATE") != nullptr) {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in, "missing golden " << path);
+  std::string expected((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(actual == expected);
+}
+
+}  // namespace
+
+TEST_CASE("probe text for each fixture node") {
+  for (const char* scenario : {"dgx-h100-ib", "broken", "roce-cx6dx", "no-rdma", "garbage"}) {
+    CAPTURE(scenario);
+    check_golden(std::string(ND_FIXTURES) + "/sysfs/" + scenario + ".probe.expected.txt",
+                 render_probe_text(collect(scenario)));
+  }
+}
+
+TEST_CASE("memlock and rate wording") {
+  CHECK(memlock_str(kMemlockUnlimited) == "unlimited");
+  CHECK(memlock_str(65536) == "64 KiB");
+  CHECK(memlock_str(8u << 20) == "8 MiB");
+  CHECK(memlock_str(1000) == "1000 bytes");
+  CHECK(memlock_str(std::nullopt) == "unknown");
+  PortInfo p;
+  p.rate_error = "EINVAL";
+  CHECK(rate_str(p) == "unreadable (EINVAL)");
+}
