@@ -14,6 +14,8 @@ const RE2& pattern(PatternKind kind) {
     for (const auto& row : kPatterns) {
       RE2::Options opts;
       opts.set_log_errors(false);
+      // Logs are bytes, not UTF-8: a stray invalid byte must not stop `.` matching.
+      opts.set_encoding(RE2::Options::EncodingLatin1);
       t[static_cast<size_t>(row.kind)] = std::make_unique<RE2>(row.regex, opts);
     }
     return t;
@@ -40,6 +42,8 @@ constexpr std::string_view kIgnoredPrefixes[] = {
     "[Proxy", "[Service", "cudaDriverVersion", "ncclCommInitRank", "ncclTopoGetCpuAffinity",
     "threadThresholds", "rank ", "comm ", "Collnet", "CollNet", "Coll ", "HINT:",
     "Symmetric", "Graph ", "Min Comp", "ENV/", "GIN/", "Failed to ", "DMA", "Attempting",
+    "CPU/", "PCI/", "NIC/", "Paths from", "Invalid value", "HCA ", "Memory ", "Disabling ", "Enabling ",
+    "Ignoring ", "Retrying", "Dumping", "Comm ", "MNNVL", "Revoke", "Abort",
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -50,7 +54,10 @@ bool ignored_message(std::string_view msg) {
   }
   // `1 coll channels, ...`, tracebacks `init.cc:1234 -> 3`, topology blocks.
   if (!msg.empty() && is_digit(msg.front())) return true;
-  if (msg.find(" -> ") != std::string_view::npos && msg.find(".cc:") != std::string_view::npos) return true;
+  if (msg.find(" -> ") != std::string_view::npos &&
+      (msg.find(".cc:") != std::string_view::npos || msg.find(".cu:") != std::string_view::npos)) {
+    return true;
+  }
   if (msg.starts_with(" ") || msg.starts_with("+ ") || msg.starts_with("=")) return true;
   return false;
 }

@@ -65,6 +65,14 @@ void parse_net(std::string_view rest, Transport& t) {
 
 Transport parse_transport(std::string_view text) {
   Transport t;
+  // Transport names are printable ASCII; anything after is line noise.
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      text = text.substr(0, i);
+      break;
+    }
+  }
   text = trim_right(text);
   // RCCL appends ` comm 0x... nRanks NN`.
   if (size_t rccl = text.find(" comm 0x"); rccl != std::string_view::npos) text = text.substr(0, rccl);

@@ -59,3 +59,10 @@ TEST_CASE("RCCL trailing comm text is ignored; labels") {
   CHECK(parse_transport("COLLNET/IB SHARP/0/GDRDMA").net_name == "IB SHARP");
   CHECK(parse_transport("NVLS").family == TransportFamily::Unknown);
 }
+
+TEST_CASE("bytes that are not printable ASCII end the transport text") {
+  auto t = parse_transport("NET/Socket/0\xff\xfe");
+  CHECK(t.net_name == "Socket");
+  CHECK(t.net_dev == 0);
+  CHECK(t.raw == "NET/Socket/0");
+}

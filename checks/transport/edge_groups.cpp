@@ -32,6 +32,17 @@ bool is_rdma_network(std::string_view name, const CheckOptions& options) {
   return std::find(options.allowed_nets.begin(), options.allowed_nets.end(), name) != options.allowed_nets.end();
 }
 
+bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
+                  const std::function<std::string(const EdgeView&)>& label_of) {
+  EdgeGroups groups(ctx.model, ctx.options);
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    std::string label = label_of(e);
+    if (!label.empty()) groups.add(e, label);
+  });
+  groups.emit(info, out);
+  return !groups.empty();
+}
+
 void EdgeGroups::add(const EdgeView& e, const std::string& label) {
   uint32_t hs = e.comm.host_of(e.edge.sender);
   uint32_t hr = e.comm.host_of(e.edge.receiver);

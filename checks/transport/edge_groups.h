@@ -30,6 +30,11 @@ void for_each_edge(const JobModel& model, const std::function<void(const EdgeVie
 bool is_rdma_network(std::string_view net_name, const CheckOptions& options);
 bool is_socket_network(std::string_view net_name);
 
+// Groups every edge for which `label_of` returns a non-empty label (such as
+// "NET/Socket") and emits the rule's findings; returns whether any edge matched.
+bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
+                  const std::function<std::string(const EdgeView&)>& label_of);
+
 class EdgeGroups {
  public:
   EdgeGroups(const JobModel& model, const CheckOptions& options) : model_(model), options_(options) {}

@@ -12,13 +12,12 @@ namespace nd {
 // peer's host is not in the log: NCCL only uses NET inside a node when P2P
 // and SHM are both off, which intra-node-net reports when it can tell.
 void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
-  EdgeGroups groups(ctx.model, ctx.options);
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    if (e.transport.family != TransportFamily::NET || e.locality == Locality::Intra) return;
-    if (is_socket_network(e.transport.net_name)) groups.add(e, "NET/" + e.transport.net_name);
+  bool found = report_edges(ctx, kInfo, out, [](const EdgeView& e) {
+    bool socket = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra &&
+                  is_socket_network(e.transport.net_name);
+    return socket ? "NET/" + e.transport.net_name : std::string();
   });
-  groups.emit(kInfo, out);
-  if (!groups.empty()) return;
+  if (found) return;
 
   // 2.22+ connects lazily, so a log may end before any connection line; then
   // the `Using network Socket` choice of a multi-host job is the evidence.

@@ -4,13 +4,10 @@
 namespace nd {
 
 void IntraNodeNet::check(const CheckContext& ctx, FindingSink& out) const {
-  EdgeGroups groups(ctx.model, ctx.options);
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    if (e.locality == Locality::Intra && e.transport.family == TransportFamily::NET) {
-      groups.add(e, "NET/" + e.transport.net_name);
-    }
+  report_edges(ctx, kInfo, out, [](const EdgeView& e) {
+    bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
+    return net ? "NET/" + e.transport.net_name : std::string();
   });
-  groups.emit(kInfo, out);
 }
 
 }  // namespace nd

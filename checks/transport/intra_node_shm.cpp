@@ -4,11 +4,9 @@
 namespace nd {
 
 void IntraNodeShm::check(const CheckContext& ctx, FindingSink& out) const {
-  EdgeGroups groups(ctx.model, ctx.options);
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    if (e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM) groups.add(e, "SHM");
+  report_edges(ctx, kInfo, out, [](const EdgeView& e) {
+    return e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM ? "SHM" : "";
   });
-  groups.emit(kInfo, out);
 }
 
 }  // namespace nd

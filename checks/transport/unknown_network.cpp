@@ -4,13 +4,12 @@
 namespace nd {
 
 void UnknownNetwork::check(const CheckContext& ctx, FindingSink& out) const {
-  EdgeGroups groups(ctx.model, ctx.options);
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    if (e.transport.family != TransportFamily::NET || e.locality == Locality::Intra) return;
+  report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
     const auto& name = e.transport.net_name;
-    if (!is_socket_network(name) && !is_rdma_network(name, ctx.options)) groups.add(e, "NET/" + name);
+    bool unknown = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra &&
+                   !is_socket_network(name) && !is_rdma_network(name, ctx.options);
+    return unknown ? "NET/" + name : std::string();
   });
-  groups.emit(kInfo, out);
 }
 
 }  // namespace nd

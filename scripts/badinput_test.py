@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Bad input end to end: every case gets a clear message and its documented
+exit status, never a crash, a hang or unbounded memory."""
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+BIN = os.path.realpath(sys.argv[1])
+failures = []
+SOCKET_PAIR = (b"gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+               b"gpuA:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x5 - Init COMPLETE\n"
+               b"gpuB:200:200 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x5 - Init COMPLETE")
+
+
+def run(args, stdin=b"", timeout=60, stdout=subprocess.PIPE):
+    p = subprocess.run([BIN] + args, input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=timeout)
+    return p.returncode, (p.stdout or b"").decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def expect(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name)
+    if not cond:
+        failures.append(name)
+        if detail:
+            print("     " + detail.replace("\n", "\n     "))
+
+
+def last_line(text):
+    lines = [l for l in text.splitlines() if l]
+    return lines[-1] if lines else ""
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    os.chdir(tmp)
+
+    rc, out, err = run(["check", "missing.log"])
+    expect("missing file exits 2 with a message", rc == 2 and
+           err == "nccl-doctor: error: cannot open 'missing.log': No such file or directory\n", err)
+
+    os.mkdir("adir")
+    rc, out, err = run(["check", "adir"])
+    expect("directory exits 2", rc == 2 and err == "nccl-doctor: error: cannot read 'adir': is a directory\n", err)
+
+    open("ok.log", "wb").write(SOCKET_PAIR + b"\n")
+    rc, out, err = run(["check", "missing.log", "ok.log"])
+    expect("other inputs are still checked after a missing one", rc == 2 and "inter-node-socket" in out, out)
+
+    rc, out, err = run(["check", "--bogus", "ok.log"])
+    expect("unknown flag exits 3", rc == 3 and "--bogus" in err, err)
+    rc, out, err = run(["check"])
+    expect("no input exits 3", rc == 3 and "inputs is required" in err, err)
+    rc, out, err = run(["check", "--format", "xml", "ok.log"])
+    expect("bad option value exits 3", rc == 3 and "xml" in err, err)
+    rc, out, err = run([])
+    expect("no subcommand exits 3", rc == 3, err)
+
+    open("empty.log", "wb").close()
+    rc, out, err = run(["check", "empty.log"])
+    expect("empty file is inconclusive, exit 0",
+           rc == 0 and last_line(out) == "verdict: INCONCLUSIVE (0 errors, 0 warnings, 0 notes)", out)
+
+    # Deterministic binary garbage with NULs and stray newlines.
+    garbage = bytes((i * 7919 + 13) % 256 for i in range(2_000_000))
+    open("garbage.bin", "wb").write(garbage)
+    rc, out, err = run(["check", "garbage.bin"])
+    expect("binary garbage does not crash", rc == 0 and "verdict: INCONCLUSIVE" in out, err)
+
+    # NUL bytes and invalid UTF-8 inside NCCL lines; no final newline.
+    dirty = SOCKET_PAIR.replace(b"NET/Socket/0\n", b"NET/Socket/0\x00\xff\xfe\n", 1)
+    open("dirty.log", "wb").write(dirty)
+    rc, out, err = run(["check", "dirty.log"])
+    expect("NUL bytes and invalid UTF-8 are read around", rc == 1 and "[ND3001 inter-node-socket]" in out, out)
+    rc, out, err = run(["check", "--format", "json", "dirty.log"])
+    expect("JSON stays valid UTF-8", rc == 1 and "\ufffd" not in err and out.startswith("{"), err)
+
+    rc, out, err = run(["check", "-"], stdin=SOCKET_PAIR.replace(b"\n", b"\n", 1))
+    expect("truncated last line is still read", rc == 1 and "rank 0 on gpuA -> rank 1 on gpuB" in out, out)
+
+    absurd = (b"gpuA:1:1 [0] NCCL INFO Channel 00/0 : 184467440737095516160[0] -> 1[0] via P2P/IPC\n"
+              b"gpuA:1:1 [0] NCCL INFO Channel 99999999999999999999999 : 0[0] -> 1[0] via P2P/IPC\n"
+              b"gpuA:1:1 [0] NCCL INFO comm 0x1 rank 5 nranks -3 cudaDev 0 busId 1 - Init COMPLETE\n")
+    rc, out, err = run(["check", "-"], stdin=absurd)
+    expect("absurd numbers become a malformed-lines finding",
+           rc == 0 and "2 NCCL lines with out-of-range ranks, channels or counts were skipped [ND1002 malformed-lines]" in out,
+           out)
+
+    # A 300 MB line without a newline: bounded memory, no hang.
+    proc = subprocess.Popen([BIN, "check", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    chunk = b"x" * (1 << 20)
+    for _ in range(300):
+        proc.stdin.write(chunk)
+    proc.stdin.close()
+    out = proc.stdout.read().decode()
+    proc.wait(timeout=120)
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    expect(f"300 MB line without newline: exit 0, RSS {rss_mb:.0f} MB < 64 MB",
+           proc.returncode == 0 and rss_mb < 64 and "1 line was longer than 64 KiB" in out, out)
+
+    # Standard output closed before the report is written.
+    r, w = os.pipe()
+    os.close(r)
+    big = b"".join(b"gpu%d:1:1 [0] NCCL INFO Frobnicate %d\n" % (i, i) for i in range(2000))
+    open("many.log", "wb").write(big + SOCKET_PAIR)
+    p = subprocess.run([BIN, "check", "--max-evidence", "1000", "many.log"], stdout=w, stderr=subprocess.PIPE, timeout=60)
+    os.close(w)
+    err = p.stderr.decode()
+    expect("stdout closed early exits 2 with a message",
+           p.returncode == 2 and "cannot write the report to standard output: Broken pipe" in err, err)
+
+print(f"{'FAILED: ' + ', '.join(failures) if failures else 'all bad-input cases passed'}")
+sys.exit(1 if failures else 0)
