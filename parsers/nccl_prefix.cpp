@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "parsers/fast_shapes.h"
 #include "src/util/numbers.h"
 
 namespace nd {
@@ -93,7 +94,7 @@ HeaderScan scan_nccl_headers(std::string_view s) {
   size_t search = 0;
   size_t region_start = 0;
   while (scan.count < kMaxHeadersPerLine) {
-    size_t nccl = s.find(" NCCL ", search);
+    size_t nccl = find_nccl_word(s, search);
     if (nccl == std::string_view::npos) break;
     search = nccl + 1;
     std::string_view after = s.substr(nccl + 6);
