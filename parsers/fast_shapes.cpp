@@ -1,5 +1,6 @@
 #include "parsers/fast_shapes.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "parsers/nccl_patterns.h"
@@ -71,13 +72,32 @@ bool is_per_operation(std::string_view m) {
   size_t p = 0;
   while (p < m.size() && is_alpha(m[p])) ++p;
   if (p > 0) {
-    if (m.substr(p, 2) != ": ") return false;
+    if (p + 2 > m.size() || m[p] != ':' || m[p + 1] != ' ') return false;
     p += 2;
-    if (m.substr(p, 8) == "opCount ") return true;
+    if (p + 8 <= m.size() && m[p] == 'o' && std::memcmp(m.data() + p, "opCount ", 8) == 0) return true;
   }
   size_t digits = p;
   while (p < m.size() && is_digit(m[p])) ++p;
-  return p > digits && m.substr(p, kBytes.size()) == kBytes;
+  return p > digits && m.size() >= p + kBytes.size() && std::memcmp(m.data() + p, kBytes.data(), kBytes.size()) == 0;
+}
+
+bool has_control_or_cr(std::string_view s) {
+  // Sixteen bytes at a time with the compiler's vector extension.
+  using V = unsigned char __attribute__((vector_size(16)));
+  size_t i = 0;
+  for (; i + 16 <= s.size(); i += 16) {
+    V v;
+    std::memcpy(&v, s.data() + i, 16);
+    auto hit = (v == 0x1b) | (v == 0) | (v == '\r');
+    uint64_t lanes[2];
+    std::memcpy(lanes, &hit, 16);
+    if (lanes[0] | lanes[1]) return true;
+  }
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == 0x1b || c == 0 || c == '\r') return true;
+  }
+  return false;
 }
 
 bool match_connection(std::string_view message, ConnectionCaptures& out) {

@@ -20,6 +20,10 @@ size_t find_nccl_word(std::string_view s, size_t from = 0);
 //           `AllReduce: 4194304 Bytes -> Algo ...`     (2.23+)
 bool is_per_operation(std::string_view message);
 
+// True when `s` holds an ESC, NUL or CR byte: the rare lines that need
+// strip_control() or a split at carriage returns.
+bool has_control_or_cr(std::string_view s);
+
 // The capture groups of the connection shape, in the pattern's order. An
 // absent optional group is an empty view.
 struct ConnectionCaptures {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "checks/registry.h"
+#include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
 #include "src/report/json_renderer.h"
 #include "src/report/text_renderer.h"
@@ -54,10 +55,8 @@ std::string read_input(const std::string& path, ModelBuilder& builder) {
     return fmt::format("cannot read '{}': is a directory", path);
   }
   uint32_t file = builder.add_file(name);
-  LineReader reader(fd);
-  Line line;
-  while (reader.next(line)) builder.add_line(file, line);
-  int err = reader.error();
+  // Large reads, parsed on every core, merged in line order.
+  int err = feed_lines(fd, file, builder).error;
   if (!is_stdin) ::close(fd);
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
   return {};

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "parsers/envelope.h"
+#include "parsers/fast_shapes.h"
 #include "parsers/nccl_prefix.h"
 #include "src/util/text.h"
 
@@ -31,17 +32,55 @@ uint32_t ModelBuilder::add_file(std::string display_name) {
   return static_cast<uint32_t>(model_.files.size() - 1);
 }
 
+void ParsedLines::clear() {
+  items.clear();
+  lines = truncated_lines = nccl_lines = info_lines = warn_lines = spliced_lines = 0;
+  cleaned.clear();
+  hosts.clear();
+}
+
+namespace {
+
+// Every line the model uses holds "NCCL ": hop on the rare 'N'.
+bool has_nccl(std::string_view s) {
+  size_t pos = 0;
+  while (pos + 5 <= s.size()) {
+    const void* hit = std::memchr(s.data() + pos, 'N', s.size() - 4 - pos);
+    if (!hit) return false;
+    pos = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    if (std::memcmp(s.data() + pos, "NCCL ", 5) == 0) return true;
+    ++pos;
+  }
+  return false;
+}
+
+}  // namespace
+
 void ModelBuilder::add_line(uint32_t file, const Line& line) {
-  auto& c = model_.counters;
-  ++c.lines;
-  if (line.truncated) ++c.truncated_lines;
+  single_.clear();
+  single_.keep_per_operation = has_observer();
+  parse_line(line, single_);
+  apply(file, 0, single_);
+}
+
+void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
+  ++out.lines;
+  if (line.truncated) ++out.truncated_lines;
   // Cheap reject: every line the model uses holds "NCCL ".
-  if (line.text.size() < 5 || memmem(line.text.data(), line.text.size(), "NCCL ", 5) == nullptr) return;
-  LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line.number, UINT32_MAX))};
-  std::string_view clean = strip_control(line.text, scratch_);
+  if (!has_nccl(line.text)) return;
+  std::string_view clean = line.text;
+  bool special = has_control_or_cr(clean);
+  if (special) {
+    clean = strip_control(line.text, out.scratch);
+    if (clean.data() == out.scratch.data()) {
+      out.cleaned.push_back(std::move(out.scratch));
+      clean = out.cleaned.back();
+      out.scratch = std::string();
+    }
+  }
   // tqdm-style carriage returns put several screen lines in one; each counts.
   while (!clean.empty()) {
-    size_t cr = clean.find('\r');
+    size_t cr = special ? clean.find('\r') : std::string_view::npos;
     std::string_view segment = clean.substr(0, cr);
     clean = cr == std::string_view::npos ? std::string_view{} : clean.substr(cr + 1);
     Envelope env = strip_envelope(segment);
@@ -50,22 +89,93 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
       std::string_view rest;
       if (is_raw_banner(env.payload, rest)) {
         Event ev = classify_message(env.payload);
-        if (auto* v = std::get_if<VersionEvent>(&ev)) {
-          uint32_t host = env.launcher_host.empty() ? kNoHost : resolve_host(env.launcher_host, false);
-          observe(model_.versions, v->version, host, 0, ref);
-          if (!v->cuda.empty()) observe(model_.cuda_versions, v->cuda, host, 0, ref);
-          remember_text(0, ref, segment);
+        if (std::holds_alternative<VersionEvent>(ev)) {
+          ParsedLines::Item& item = out.items.emplace_back();
+          item.kind = ParsedLines::Kind::Banner;
+          item.line = line.number;
+          item.raw = segment;
+          item.header.host = env.launcher_host;
+          item.event = ev;
         }
       }
       continue;
     }
-    if (scan.spliced) ++c.spliced_lines;
+    if (scan.spliced) ++out.spliced_lines;
     for (size_t i = 0; i < scan.count; ++i) {
       const NcclHeader& h = scan.headers[i];
-      // Text glued before a header may have eaten into the host name.
-      handle(ref, segment, h, classify(h), i > 0 || h.column > 0);
+      ++out.nccl_lines;
+      if (h.level == Level::Warn) ++out.warn_lines;
+      if (h.level == Level::Info) ++out.info_lines;
+      bool spliced = i > 0 || h.column > 0;
+      // classify() takes a per-operation message for IgnoredEvent at once.
+      bool per_op = is_per_operation(h.payload);
+      bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
+      Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
+      auto kind = ParsedLines::Kind::Message;
+      if (!out.keep_per_operation && per_op && std::holds_alternative<IgnoredEvent>(ev)) {
+        if (!spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
+          continue;
+        }
+        kind = ParsedLines::Kind::HostSighting;
+      }
+      if (!spliced) out.hosts.insert(h.host);
+      ParsedLines::Item& item = out.items.emplace_back();
+      item.kind = kind;
+      item.spliced = spliced;
+      item.line = line.number;
+      item.raw = segment;
+      item.header = h;
+      item.event = std::move(ev);
     }
   }
+}
+
+void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed) {
+  auto& c = model_.counters;
+  c.lines += parsed.lines;
+  c.truncated_lines += parsed.truncated_lines;
+  c.nccl_lines += parsed.nccl_lines;
+  c.info_lines += parsed.info_lines;
+  c.warn_lines += parsed.warn_lines;
+  c.spliced_lines += parsed.spliced_lines;
+  for (const auto& item : parsed.items) {
+    LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + item.line, UINT32_MAX))};
+    switch (item.kind) {
+      case ParsedLines::Kind::Message:
+        handle(ref, item.raw, item.header, item.event, item.spliced);
+        break;
+      case ParsedLines::Kind::HostSighting:
+        resolve_host(item.header.host, item.spliced);
+        break;
+      case ParsedLines::Kind::Banner: {
+        const auto& v = std::get<VersionEvent>(item.event);
+        std::string_view launcher_host = item.header.host;
+        uint32_t host = launcher_host.empty() ? kNoHost : resolve_host(launcher_host, false);
+        observe(model_.versions, v.version, host, 0, ref);
+        if (!v.cuda.empty()) observe(model_.cuda_versions, v.cuda, host, 0, ref);
+        remember_text(0, ref, item.raw);
+        break;
+      }
+    }
+  }
+}
+
+std::shared_ptr<const NameSet> ModelBuilder::host_snapshot() {
+  size_t known = host_snapshot_ ? host_snapshot_->size() : 0;
+  size_t now = model_.hosts.size();
+  if (now > known + known / 8) {
+    auto set = std::make_shared<NameSet>();
+    for (const auto& name : model_.hosts.names()) set->insert(name);
+    set->own();
+    host_snapshot_ = std::move(set);
+  }
+  return host_snapshot_;
+}
+
+ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
+  auto [it, added] = process_index_.try_emplace(ProcessKey{host, pid}, nullptr);
+  if (added) it->second = &processes_[{host, pid}];
+  return *it->second;
 }
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
@@ -91,7 +201,7 @@ uint16_t ModelBuilder::intern_transport(std::string_view text) {
 
 void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
   if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
-  if (bucket != 0 && !text_buckets_.emplace(bucket, 0).second) return;
+  if (bucket != 0 && !text_buckets_.try_emplace(bucket, 0).second) return;
   model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, 4096)));
 }
 
@@ -99,19 +209,14 @@ void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& wher
                            uint32_t host, uint64_t pid, LineRef ref) {
   auto& list = where[std::string(key)];
   // One observation per process is enough; logs repeat these per communicator.
-  for (const auto& o : list) {
-    if (o.host == host && o.pid == pid) return;
-  }
-  if (list.size() < 100000) list.push_back({host, pid, ref});
+  if (list.size() >= 100000 || !observed_.insert(SeenKey{&list, host, pid}).second) return;
+  list.push_back({host, pid, ref});
 }
 
 void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
   auto& c = model_.counters;
-  ++c.nccl_lines;
-  if (h.level == Level::Warn) ++c.warn_lines;
-  if (h.level == Level::Info) ++c.info_lines;
   uint32_t host = resolve_host(h.host, spliced);
-  Process& p = processes_[{host, h.pid}];
+  Process& p = process(host, h.pid);
   p.host = host;
   p.pid = h.pid;
   if (observer_) observer_(ref, h, ev);
@@ -181,15 +286,13 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           observe(model_.net_using, e.net, host, h.pid, ref);
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
           auto& list = model_.driver_versions[e.version];
-          if (list.size() < 100000 &&
-              std::none_of(list.begin(), list.end(), [&](const Observation& o) { return o.host == host && o.pid == h.pid; })) {
+          if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, h.pid}).second) {
             list.push_back({host, h.pid, ref});
           }
         } else if constexpr (std::is_same_v<T, EnvEvent>) {
-          bool seen = std::any_of(model_.env.begin(), model_.env.end(), [&](const EnvSetting& s) {
-            return s.host == host && s.name == e.name && s.value == e.value;
-          });
-          if (!seen && model_.env.size() < 100000) {
+          bool seen = model_.env.size() >= 100000 ||
+                      !env_seen_.insert(fmt::format("{}\n{}\n{}", host, e.name, e.value)).second;
+          if (!seen) {
             remember_text(0, ref, raw);
             model_.env.push_back({std::string(e.name), valid_utf8(e.value), host, ref});
           }
@@ -200,7 +303,9 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           }
         } else if constexpr (std::is_same_v<T, IgnoredEvent>) {
           std::string_view msg = h.payload;
-          if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
+          if (is_per_operation(msg)) {
+            // COLL/TUNING lines: nothing for the model (parse_line skips them).
+          } else if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
             size_t start = msg.rfind(' ', pos - 1);
             start = start == std::string_view::npos ? 0 : start + 1;
             uint32_t n = 0;
@@ -314,6 +419,8 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
         if constexpr (std::is_same_v<T, ConnectionRecord>) {
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
           comm.records.push_back(v);
+          // Bounded by distinct edges, not by lines, even when a log repeats itself.
+          if (comm.records.size() >= std::max<size_t>(1 << 16, comm.edges.size())) merge_records(comm);
         } else if constexpr (std::is_same_v<T, ListingRecord>) {
           comm.listings.push_back(std::move(v));
         } else if constexpr (std::is_same_v<T, GraphRingRecord>) {
@@ -363,41 +470,54 @@ void ModelBuilder::finish() {
   }
   for (auto& comm : model_.comms) {
     if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
-    auto& recs = comm.records;
-    auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
-    std::stable_sort(recs.begin(), recs.end(), [&](const ConnectionRecord& a, const ConnectionRecord& b) {
-      return std::tuple(a.channel, norm(a.conn_index), a.sender, a.receiver) <
-             std::tuple(b.channel, norm(b.conn_index), b.sender, b.receiver);
-    });
-    comm.edges.clear();
-    for (const auto& r : recs) {
-      bool same = !comm.edges.empty() && comm.edges.back().channel == r.channel &&
-                  norm(comm.edges.back().conn_index) == norm(r.conn_index) && comm.edges.back().sender == r.sender &&
-                  comm.edges.back().receiver == r.receiver;
-      if (!same) {
+    merge_records(comm);
+    comm.records.shrink_to_fit();
+    infer_hosts_from_local_links(comm);
+  }
+}
+
+void ModelBuilder::merge_records(Communicator& comm) {
+  auto& recs = comm.records;
+  if (recs.empty()) return;
+  auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
+  auto key = [&](const auto& x) { return std::tuple(x.channel, norm(x.conn_index), x.sender, x.receiver); };
+  // Stable: within one edge the first [send] and the first [receive] line win.
+  std::stable_sort(recs.begin(), recs.end(),
+                   [&](const ConnectionRecord& a, const ConnectionRecord& b) { return key(a) < key(b); });
+  // Edges merged earlier came from earlier lines, so they keep precedence.
+  const std::vector<Edge>& old = comm.edges;
+  std::vector<Edge> merged;
+  merged.reserve(old.size() + recs.size() / 2);
+  size_t i = 0;
+  for (const auto& r : recs) {
+    while (i < old.size() && key(old[i]) < key(r)) merged.push_back(old[i++]);
+    if (merged.empty() || key(merged.back()) != key(r)) {
+      if (i < old.size() && key(old[i]) == key(r)) {
+        merged.push_back(old[i++]);
+      } else {
         Edge e;
         e.sender = r.sender;
         e.receiver = r.receiver;
         e.channel = r.channel;
         e.conn_index = r.conn_index;
-        comm.edges.push_back(e);
+        merged.push_back(e);
       }
-      Edge& e = comm.edges.back();
-      if (r.direction == Direction::Receive) {
-        if (e.recv_transport == kNoTransport) {
-          e.recv_transport = r.transport;
-          e.recv_line = r.line;
-        }
-      } else if (e.send_transport == kNoTransport) {
-        e.send_transport = r.transport;
-        e.send_line = r.line;
-      }
-      if (e.conn_index < 0) e.conn_index = r.conn_index;
     }
-    recs.clear();
-    recs.shrink_to_fit();
-    infer_hosts_from_local_links(comm);
+    Edge& e = merged.back();
+    if (r.direction == Direction::Receive) {
+      if (e.recv_transport == kNoTransport) {
+        e.recv_transport = r.transport;
+        e.recv_line = r.line;
+      }
+    } else if (e.send_transport == kNoTransport) {
+      e.send_transport = r.transport;
+      e.send_line = r.line;
+    }
+    if (e.conn_index < 0) e.conn_index = r.conn_index;
   }
+  merged.insert(merged.end(), old.begin() + static_cast<std::ptrdiff_t>(i), old.end());
+  comm.edges = std::move(merged);
+  recs.clear();
 }
 
 // P2P (other than multi-node NVLink) and SHM only connect GPUs of one host, so

@@ -4,18 +4,60 @@
 // by the open `Init START` (2.18.3+), by the next `Init COMPLETE` (older), or
 // by the process's own rank for 2.22+ runtime connections.
 
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
 #include "parsers/line_classifier.h"
 #include "parsers/line_reader.h"
 #include "src/model/job_model.h"
+#include "src/util/name_set.h"
 
 namespace nd {
+
+// The NCCL messages of a run of lines, cut out and classified without touching
+// the model, so that worker threads can do it; ModelBuilder::apply() then
+// merges them in line order. Views point into the lines (which must outlive
+// apply()) or into `cleaned`.
+struct ParsedLines {
+  enum class Kind : uint8_t {
+    Message,       // a header and its event: goes through the whole model
+    Banner,        // header-less `NCCL version` banner; header.host = launcher host
+    HostSighting,  // a per-operation line: only its host name matters
+  };
+  struct Item {
+    Kind kind = Kind::Message;
+    bool spliced = false;  // text glued before the header may have eaten into the host
+    uint64_t line = 0;     // Line::number as given to parse_line
+    std::string_view raw;  // the line segment, for evidence
+    NcclHeader header;
+    Event event;
+  };
+  std::vector<Item> items;
+  uint64_t lines = 0;
+  uint64_t truncated_lines = 0;
+  uint64_t nccl_lines = 0;
+  uint64_t info_lines = 0;
+  uint64_t warn_lines = 0;
+  uint64_t spliced_lines = 0;
+  // An observer sees every NCCL line, so per-operation lines stay messages.
+  bool keep_per_operation = false;
+  std::deque<std::string> cleaned;  // lines that had control bytes, cleaned
+  std::string scratch;
+  // Hosts already named by an item, or interned before these lines were
+  // parsed: their per-operation lines change nothing and are only counted.
+  NameSet hosts;
+  std::shared_ptr<const NameSet> known_hosts;
+
+  void clear();
+};
 
 class ModelBuilder {
  public:
@@ -25,7 +67,17 @@ class ModelBuilder {
   explicit ModelBuilder(JobModel& model) : model_(model) {}
 
   uint32_t add_file(std::string display_name);
+  // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);
+  // Cuts one line into messages; reads nothing but its arguments, so any
+  // number of threads may parse at once.
+  static void parse_line(const Line& line, ParsedLines& out);
+  // Merges parsed lines in order; an item's line number is line_base + Item::line.
+  void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
+  bool has_observer() const { return static_cast<bool>(observer_); }
+  // The host names interned so far, for ParsedLines::known_hosts; rebuilt
+  // when the model has grown by an eighth. Call from the applying thread.
+  std::shared_ptr<const NameSet> host_snapshot();
   // Assigns what is still pending and merges edges. Call once, at the end.
   void finish();
 
@@ -38,6 +90,25 @@ class ModelBuilder {
     uint32_t nranks = 0;
     std::string comm_ptr;
     bool open = false;
+  };
+  struct ProcessKey {
+    uint32_t host;
+    uint64_t pid;
+    bool operator==(const ProcessKey&) const = default;
+  };
+  struct ProcessKeyHash {
+    size_t operator()(const ProcessKey& k) const { return std::hash<uint64_t>{}(k.pid * 0x9e3779b97f4a7c15ull ^ k.host); }
+  };
+  struct SeenKey {  // one observation list and one process
+    const void* list;
+    uint32_t host;
+    uint64_t pid;
+    bool operator==(const SeenKey&) const = default;
+  };
+  struct SeenKeyHash {
+    size_t operator()(const SeenKey& k) const {
+      return std::hash<const void*>{}(k.list) ^ (k.pid * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.host} << 40);
+    }
   };
   using Scoped = std::variant<ConnectionRecord, ListingRecord, GraphRingRecord, TreeRecord>;
   struct Pending {
@@ -55,6 +126,10 @@ class ModelBuilder {
   };
 
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
+  Process& process(uint32_t host, uint64_t pid);
+  // Merges connection records into edges: once at the end, and whenever the
+  // records of a communicator pile up (a log that repeats its lines).
+  static void merge_records(Communicator& comm);
   void on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev);
   void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
   void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
@@ -70,9 +145,13 @@ class ModelBuilder {
   JobModel& model_;
   Observer observer_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
+  std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
+  std::unordered_set<SeenKey, SeenKeyHash> observed_;
+  std::unordered_set<std::string> env_seen_;  // host, name and value
+  ParsedLines single_;  // add_line's
+  std::shared_ptr<const NameSet> host_snapshot_;
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
-  std::string scratch_;
 };
 
 }  // namespace nd
