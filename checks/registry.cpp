@@ -1,24 +1,193 @@
 #include "checks/registry.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cctype>
+
+#include <fmt/format.h>
 
 namespace nd {
+namespace {
+
+// Slugs that rules had before a rename, oldest first. Entries are never
+// removed: scripts and CI configurations keep using old names.
+constexpr RuleAlias kRuleAliases[] = {
+    // {"old-slug", "ND3001"},
+};
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+}
+
+// "ND" and four digits, any case; returns the canonical upper-case ID.
+std::optional<std::string> as_rule_id(std::string_view s) {
+  if (s.size() != 6 || lower(s[0]) != 'n' || lower(s[1]) != 'd') return std::nullopt;
+  for (size_t i = 2; i < 6; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+  }
+  return "ND" + std::string(s.substr(2));
+}
+
+std::string describe(const Rule& r) { return fmt::format("{} ({})", r.info().id, r.info().slug); }
+
+}  // namespace
+
+void Registry::add_alias(std::string_view name, std::string_view id) {
+  assert(find(id) != nullptr && "an alias must point at a registered rule");
+  assert(find(name) == nullptr && "an alias must not shadow a current ID, slug or alias");
+  aliases_.push_back({name, id});
+}
 
 const Rule* Registry::find(std::string_view name) const {
+  auto id = as_rule_id(name);
   for (const auto& r : rules_) {
-    if (r->info().id == name || r->info().slug == name) return r.get();
+    if ((id && r->info().id == *id) || iequals(r->info().slug, name)) return r.get();
+  }
+  for (const auto& a : aliases_) {
+    if (iequals(a.name, name)) return find(a.id);
   }
   return nullptr;
+}
+
+std::vector<std::string_view> Registry::aliases_of(std::string_view id) const {
+  std::vector<std::string_view> out;
+  for (const auto& a : aliases_) {
+    if (a.id == id) out.push_back(a.name);
+  }
+  return out;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+const Rule* Registry::suggest(std::string_view name) const {
+  if (name.empty()) return nullptr;
+  // A typo costs about one edit per three characters; more is a different word.
+  const size_t limit = std::max<size_t>(2, name.size() / 3);
+  const Rule* best = nullptr;
+  size_t best_distance = limit + 1;
+  auto consider = [&](std::string_view candidate, std::string_view id) {
+    size_t d = edit_distance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = find(id);
+    }
+  };
+  for (const auto& r : rules_) {
+    consider(r->info().id, r->info().id);
+    consider(r->info().slug, r->info().id);
+  }
+  for (const auto& a : aliases_) consider(a.name, a.id);
+  if (best || name.size() < 4) return best;
+  // A fragment of a slug ("socket") names the first rule that contains it.
+  for (const auto& r : rules_) {
+    std::string_view slug = r->info().slug;
+    auto it = std::search(slug.begin(), slug.end(), name.begin(), name.end(),
+                          [](char x, char y) { return lower(x) == lower(y); });
+    if (it != slug.end()) return r.get();
+  }
+  return nullptr;
+}
+
+void register_aliases(Registry& r) {
+  for (const auto& a : kRuleAliases) r.add_alias(a.name, a.id);
 }
 
 const Registry& log_rules() {
   static const Registry registry = [] {
     Registry r;
     register_input_rules(r);
+    register_topology_rules(r);
     register_transport_rules(r);
+    register_aliases(r);
     return r;
   }();
   return registry;
+}
+
+bool RuleSelection::enabled(std::string_view id) const {
+  if (disabled_.count(id)) return false;
+  return !only_ || only_->count(id) > 0;
+}
+
+void RuleSelection::enable(std::string_view id) {
+  if (!only_) only_.emplace();
+  only_->emplace(id);
+}
+
+void RuleSelection::disable(std::string_view id) { disabled_.emplace(id); }
+
+namespace {
+
+// Resolves one name to rule IDs, or returns the error text.
+std::optional<std::string> resolve(const Registry& registry, std::string_view option, std::string_view name,
+                                   std::vector<std::string_view>& ids) {
+  auto id = as_rule_id(name.substr(0, 6));
+  if (id && name.size() > 6 && name[6] == '-') {
+    auto last = as_rule_id(name.substr(7));
+    if (!last) {
+      return fmt::format("{}: bad rule range '{}': a range joins two rule IDs, e.g. ND3000-ND3999", option, name);
+    }
+    if (*last < *id) return fmt::format("{}: bad rule range '{}': {} comes after {}", option, name, *id, *last);
+    // A well-formed range may hold no rule yet: families fill up over time.
+    for (const auto& r : registry.rules()) {
+      if (r->info().id >= *id && r->info().id <= *last) ids.push_back(r->info().id);
+    }
+    return std::nullopt;
+  }
+  if (const Rule* r = registry.find(name)) {
+    ids.push_back(r->info().id);
+    return std::nullopt;
+  }
+  if (const Rule* near = registry.suggest(name)) {
+    return fmt::format("{}: unknown rule '{}'; did you mean {}?", option, name, describe(*near));
+  }
+  return fmt::format("{}: unknown rule '{}'; 'nccl-doctor rules' lists them", option, name);
+}
+
+std::optional<std::string> apply(const Registry& registry, std::string_view option,
+                                 const std::vector<std::string>& values, bool enable, RuleSelection& out) {
+  for (const auto& value : values) {
+    std::string_view rest = value;
+    while (true) {
+      size_t comma = rest.find(',');
+      std::string_view name = rest.substr(0, comma);
+      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+      if (!name.empty()) {
+        std::vector<std::string_view> ids;
+        if (auto err = resolve(registry, option, name, ids)) return err;
+        for (auto id : ids) enable ? out.enable(id) : out.disable(id);
+        // `--enable ND2000-ND2999` with no such rule yet still narrows the set.
+        if (enable && ids.empty()) out.enable("");
+      }
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> select_rules(const Registry& registry, const std::vector<std::string>& enable,
+                                        const std::vector<std::string>& disable, RuleSelection& out) {
+  if (auto err = apply(registry, "--enable", enable, true, out)) return err;
+  return apply(registry, "--disable", disable, false, out);
 }
 
 }  // namespace nd

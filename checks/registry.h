@@ -1,8 +1,13 @@
 #pragma once
 // The rule catalogue. Rules are registered explicitly, sorted by ID, one
 // register_<family>_rules() per folder; no static self-registration.
+// Users name rules by ID, slug, a renamed slug's alias, or an ID range; the
+// registry resolves those names and suggests the closest one for a typo.
 
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,24 +15,65 @@
 
 namespace nd {
 
+// A slug that a rule once had. Renamed slugs stay valid forever.
+struct RuleAlias {
+  std::string_view name;
+  std::string_view id;
+};
+
 class Registry {
  public:
   template <typename T>
   void add() {
     rules_.push_back(std::make_unique<T>());
   }
+  // `name` must not be a current ID or slug; `id` must be registered.
+  void add_alias(std::string_view name, std::string_view id);
   const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
-  // By ID ("ND3001") or slug ("inter-node-socket"); nullptr when unknown.
+  const std::vector<RuleAlias>& aliases() const { return aliases_; }
+  // By ID ("ND3001", any case), slug ("inter-node-socket") or alias; nullptr
+  // when unknown.
   const Rule* find(std::string_view name) const;
+  // The rule whose ID, slug or alias is closest to `name` (edit distance, or
+  // `name` inside a slug); nullptr when nothing is close.
+  const Rule* suggest(std::string_view name) const;
+  std::vector<std::string_view> aliases_of(std::string_view id) const;
 
  private:
   std::vector<std::unique_ptr<Rule>> rules_;
+  std::vector<RuleAlias> aliases_;
 };
 
 void register_input_rules(Registry& r);
 void register_transport_rules(Registry& r);
+void register_topology_rules(Registry& r);
+// Old slugs of renamed rules; see kRuleAliases in registry.cpp.
+void register_aliases(Registry& r);
 
 // Every log rule, in ID order.
 const Registry& log_rules();
+
+// Which rules run. All of them by default; --enable narrows the set to the
+// rules it names, --disable then removes rules from it.
+class RuleSelection {
+ public:
+  bool enabled(std::string_view id) const;
+  void enable(std::string_view id);
+  void disable(std::string_view id);
+
+ private:
+  std::optional<std::set<std::string, std::less<>>> only_;
+  std::set<std::string, std::less<>> disabled_;
+};
+
+// Parses --enable and --disable values: comma-separated IDs, slugs, aliases
+// and inclusive ID ranges (ND3000-ND3999); each option may repeat. Returns
+// the error text for the first bad name ("--disable: unknown rule 'x'; did
+// you mean ND3001 (inter-node-socket)?"), or nullopt.
+std::optional<std::string> select_rules(const Registry& registry, const std::vector<std::string>& enable,
+                                        const std::vector<std::string>& disable, RuleSelection& out);
+
+// Levenshtein distance, ASCII case-insensitive.
+size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace nd

@@ -77,6 +77,7 @@ struct TreeEntry {
   int64_t up = -1;
   int64_t me = -1;
   int64_t down[3] = {-1, -1, -1};
+  bool nvls = false;  // from `NVLS Trees` (2.18+), not `Trees`
 };
 
 struct TreesEvent {
@@ -131,6 +132,31 @@ struct CudaDriverEvent {
 struct EnvEvent {
   std::string_view name;
   std::string_view value;
+};
+
+// `Setting affinity for GPU %d to %s` (2.4-2.27: hex mask <=2.26, range list
+// 2.27) and `ncclTopoGetCpuAffinity: Affinity for GPU %d is %s. (GPU affinity
+// = %s ; CPU affinity = %s).` (2.28+). `affinity` is NCCL's final set: the
+// process's CPU set and the GPU's local CPUs intersected.
+struct AffinityEvent {
+  int gpu = -1;  // cudaDev
+  std::string_view affinity;      // empty when NCCL printed "empty, ignoring"
+  bool hex_mask = false;          // `affinity` is a hex mask (<=2.26)
+  bool empty = false;             // 2.28+ "is empty, ignoring"
+  std::string_view gpu_affinity;  // 2.28+ only
+  std::string_view cpu_affinity;  // 2.28+ only, absent with NCCL_IGNORE_CPU_AFFINITY
+};
+
+// GRAPH `Pattern %d, crossNic %d, nChannels %d, bw %f/%f, type %s/%s,
+// sameChannels %d` (2.14+; `speed %f/%f` 2.6-2.13).
+struct GraphPatternEvent {
+  int pattern = 0;
+  int cross_nic = 0;
+  uint32_t nchannels = 0;
+  double bw_intra = 0;
+  double bw_inter = 0;
+  std::string_view type_intra;  // NVL, PIX, PXB, PHB, SYS...
+  std::string_view type_inter;
 };
 
 }  // namespace nd

@@ -1,6 +1,8 @@
 #include "parsers/line_classifier.h"
 
 #include <array>
+#include <cstdlib>
+#include <string>
 #include <memory>
 
 #include "parsers/fast_shapes.h"
@@ -191,6 +193,63 @@ Event parse_comm_shape(std::string_view msg) {
   return CommShapeEvent{sv(comm), *r, *n, *nn, *lr};
 }
 
+Event parse_affinity(std::string_view msg) {
+  StringPiece gpu, set, gpu_set, cpu_set;
+  AffinityEvent ev;
+  if (msg.front() == 'S') {
+    if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::SettingAffinity), &gpu, &set)) {
+      return UnknownEvent{};
+    }
+    // <=2.26 print a hex mask (`03f03f`, `ffff,ffffffff`), 2.27 a range list
+    // (`0-23,48-71`); a lone number like `3f` or `12` reads as a mask only
+    // when it could not be a list.
+    std::string_view text = sv(set);
+    bool letters = text.find_first_of("abcdefABCDEF") != std::string_view::npos;
+    bool word_groups = text.find(',') != std::string_view::npos;
+    for (size_t pos = text.find(','); pos != std::string_view::npos; pos = text.find(',', pos + 1)) {
+      size_t end = text.find(',', pos + 1);
+      word_groups &= (end == std::string_view::npos ? text.size() : end) - pos - 1 == 8;
+    }
+    ev.hex_mask = text.find('-') == std::string_view::npos &&
+                  (letters || word_groups || text.find(',') == std::string_view::npos);
+  } else if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::TopoCpuAffinity), &gpu,
+                             &set, &gpu_set, &cpu_set)) {
+    return UnknownEvent{};
+  }
+  auto g = parse_u32(sv(gpu));
+  if (!g || *g > 1u << 20) return MalformedEvent{"GPU index out of range"};
+  ev.gpu = static_cast<int>(*g);
+  if (set == "empty, ignoring") {
+    ev.empty = true;
+  } else {
+    ev.affinity = sv(set);
+  }
+  ev.gpu_affinity = sv(gpu_set);
+  ev.cpu_affinity = sv(cpu_set);
+  return ev;
+}
+
+Event parse_graph_pattern(std::string_view msg) {
+  StringPiece pat, cross, nch, bw_a, bw_e, ta, te, same;
+  if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::GraphPattern), &pat, &cross,
+                         &nch, &bw_a, &bw_e, &ta, &te, &same)) {
+    return UnknownEvent{};
+  }
+  auto p = parse_u32(sv(pat));
+  auto c = parse_u32(sv(cross));
+  auto n = parse_u32(sv(nch));
+  if (!p || !c || !n || *p > 64 || *c > 64 || *n > kMaxChannels) return MalformedEvent{"pattern numbers out of range"};
+  GraphPatternEvent ev;
+  ev.pattern = static_cast<int>(*p);
+  ev.cross_nic = static_cast<int>(*c);
+  ev.nchannels = *n;
+  ev.bw_intra = std::strtod(std::string(sv(bw_a)).c_str(), nullptr);
+  ev.bw_inter = std::strtod(std::string(sv(bw_e)).c_str(), nullptr);
+  ev.type_intra = sv(ta);
+  ev.type_inter = sv(te);
+  return ev;
+}
+
 template <typename... Args>
 bool full(std::string_view msg, PatternKind kind, Args*... args) {
   return RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(kind), args...);
@@ -298,6 +357,24 @@ Event classify_message(std::string_view msg) {
           return EnvEvent{sv(a), value};
         }
       }
+      if (msg.starts_with("NVLS Trees")) {
+        // `NVLS Trees : d/d/d->me->up d/d/d->me->up`: channels 0 and 1, unnumbered.
+        std::string numbered;
+        size_t colon = msg.find(':');
+        std::string_view items = colon == std::string_view::npos ? std::string_view{} : msg.substr(colon + 1);
+        uint32_t ch = 0;
+        for (size_t pos = 0; pos < items.size() && ch < 64;) {
+          while (pos < items.size() && items[pos] == ' ') ++pos;
+          size_t end = items.find(' ', pos);
+          if (end == std::string_view::npos) end = items.size();
+          if (end > pos) numbered += "[" + std::to_string(ch++) + "] " + std::string(items.substr(pos, end - pos)) + " ";
+          pos = end;
+        }
+        TreesEvent ev;
+        if (!parse_trees(numbered, ev)) return MalformedEvent{"unreadable NVLS tree entry"};
+        for (auto& e : ev.entries) e.nvls = true;
+        return ev;
+      }
       if (msg.starts_with("NET/") && full(msg, PatternKind::NetUsing, &a, &b)) {
         return NetUsingEvent{sv(a), sv(b)};
       }
@@ -321,6 +398,18 @@ Event classify_message(std::string_view msg) {
       }
       break;
     }
+    case 'S':
+      if (msg.starts_with("Setting affinity for GPU ")) return parse_affinity(msg);
+      break;
+    case 'n':
+      if (msg.starts_with("ncclTopoGetCpuAffinity: ")) return parse_affinity(msg);
+      break;
+    case 'P':
+      if (msg.starts_with("Pattern ")) {
+        Event e = parse_graph_pattern(msg);
+        if (!std::holds_alternative<UnknownEvent>(e)) return e;
+      }
+      break;
     default:
       break;
   }

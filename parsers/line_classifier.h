@@ -22,7 +22,8 @@ struct WarnEvent {
 using Event = std::variant<UnknownEvent, IgnoredEvent, MalformedEvent, ConnectionEvent,
                            CollNetEvent, RingListingEvent, GraphRingEvent, TreesEvent,
                            InitEvent, CommShapeEvent, VersionEvent, UsingNetworkEvent,
-                           NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent>;
+                           NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent, AffinityEvent,
+                           GraphPatternEvent>;
 
 // Largest rank, channel and nranks the model accepts; larger numbers in a log
 // are corrupt input, not a job.

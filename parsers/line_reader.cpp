@@ -18,6 +18,7 @@ bool LineReader::fill() {
   while (true) {
     ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
     if (n > 0) {
+      if (tap_) tap_(std::string_view(buffer_.data() + end_, static_cast<size_t>(n)));
       end_ += static_cast<size_t>(n);
       bytes_read_ += static_cast<uint64_t>(n);
       return true;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ class LineReader {
   // Returns false at end of input or after a read error (see error()).
   bool next(Line& line);
 
+  // Sees every byte as read() returns it, before any line is split off:
+  // live mode copies the input through here.
+  void set_tap(std::function<void(std::string_view)> tap) { tap_ = std::move(tap); }
+
   // errno of a failed read, 0 when none.
   int error() const { return error_; }
   uint64_t bytes_read() const { return bytes_read_; }
@@ -49,6 +54,7 @@ class LineReader {
   uint64_t bytes_read_ = 0;
   uint64_t truncated_lines_ = 0;
   bool ended_without_newline_ = false;
+  std::function<void(std::string_view)> tap_;
 };
 
 }  // namespace nd

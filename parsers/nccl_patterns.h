@@ -19,6 +19,9 @@ enum class PatternKind {
   CudaDriver,
   EnvSetByEnvironment,
   EnvSetTo,
+  SettingAffinity,
+  TopoCpuAffinity,
+  GraphPattern,
   kCount,
 };
 
@@ -55,6 +58,14 @@ inline constexpr PatternRow kPatterns[] = {
      "NCCL_IB_GID_INDEX set by environment to 3."},
     {PatternKind::EnvSetTo, R"(^(NCCL_[A-Z0-9_]+) set to (.*?)\s*$)", "2.7+",
      "NCCL_SOCKET_IFNAME set to ib0"},
+    {PatternKind::SettingAffinity, R"(^Setting affinity for GPU (\d+) to ([0-9a-fA-F,\-]+)\s*$)", "2.4-2.27",
+     "Setting affinity for GPU 3 to ffff,ffffffff"},
+    {PatternKind::TopoCpuAffinity,
+     R"(^ncclTopoGetCpuAffinity: Affinity for GPU (\d+) is (empty, ignoring|[0-9,\-]+)\. \(GPU affinity = ([0-9,\-]*)(?: ; CPU affinity = ([0-9,\-]*))?\)\.?\s*$)",
+     "2.28+", "ncclTopoGetCpuAffinity: Affinity for GPU 0 is 0-23. (GPU affinity = 0-23,48-71 ; CPU affinity = 0-23)."},
+    {PatternKind::GraphPattern,
+     R"(^Pattern (\d+), crossNic (\d+), nChannels (\d+), (?:bw|speed) ([0-9.]+)/([0-9.]+), type (\w+)/(\w+), sameChannels (\d+))",
+     "2.6+", "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1"},
 };
 
 static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == static_cast<size_t>(PatternKind::kCount));

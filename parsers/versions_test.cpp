@@ -38,6 +38,8 @@ std::string kind_of(std::string_view line) {
     case 13: return "cudadriver";
     case 14: return "env";
     case 15: return "warn";
+    case 16: return "affinity";
+    case 17: return "graphpattern";
   }
   return "?";
 }

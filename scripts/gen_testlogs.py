@@ -159,20 +159,27 @@ def listing(job, ch):
 
 
 def trees_line(job, r):
-    # A chain tree per host leader, enough for the shape of the line.
+    # A chain per host whose head hangs off the previous host's head: every
+    # child is listed by its parent, as NCCL prints a real tree.
     v = job.v
     g = job.gpus_per_host
     local = job.dev_of(r)
-    up = r - 1 if local > 0 else (-1 if job.host_of(r) == 0 else r - g)
-    down = r + 1 if local < g - 1 else -1
+    host = job.host_of(r)
+    up = r - 1 if local > 0 else (-1 if host == 0 else r - g)
+    kids = []
+    if local < g - 1:
+        kids.append(r + 1)
+    if local == 0 and host < len(job.hosts) - 1:
+        kids.append(r + g)
+    down = "/".join(str(k) for k in (kids + [-1, -1, -1])[:3])
     items = []
     for ch in range(job.channels):
         if v < (2, 5):
-            items.append(f"[{ch}] {up}->{r}->{down}/-1/-1")
+            items.append(f"[{ch}] {up}->{r}->{down}")
         elif v < (2, 8):
-            items.append(f"[{ch}] {down}/-1/-1->{r}->{up}|{up}->{r}->{down}/-1/-1")
+            items.append(f"[{ch}] {down}->{r}->{up}|{up}->{r}->{down}")
         else:
-            items.append(f"[{ch}] {down}/-1/-1->{r}->{up}")
+            items.append(f"[{ch}] {down}->{r}->{up}")
     return header(job, r) + "Trees " + " ".join(items)
 
 
@@ -439,6 +446,69 @@ POST["2.18.3/spliced-lines"] = spliced
 scenario("2.16.5/noisy-job-output", Job("2.16.5", ["gpu01", "gpu02"], 2, channels=2, cuda="12.0"))
 POST["2.16.5/noisy-job-output"] = noisy
 
+
+
+# --- topology, placement and binding (ND2xxx) ------------------------------------
+def topo_listing_unbound(lines):
+    """2.4: the rank-0 listing of channel 01 names rank 1 twice; Open MPI 4
+    --report-bindings says no rank is bound."""
+    out = ["[node01:4410] MCW rank 0 is not bound (or bound to all available processors)",
+           "[node01:4410] MCW rank 1 is not bound (or bound to all available processors)",
+           "[node02:5120] MCW rank 2 is not bound (or bound to all available processors)",
+           "[node02:5120] MCW rank 3 is not bound (or bound to all available processors)"]
+    return out + [l.replace("Channel 01 :    0   1   2   3", "Channel 01 :    0   1   1   3") for l in lines]
+
+
+def topo_tree_shared_cores(lines):
+    """2.7: rank 3 names rank 1 as its channel-1 tree parent (rank 1 has no
+    child there); srun --cpu-bind=verbose,map_cpu:0 pins every task to CPU 0."""
+    job = SCENARIOS["2.7.8/topology-tree-shared-cores"][0]
+    out = []
+    for r in range(job.nranks):
+        out.append(f"{r}: cpu-bind=MAP  - {job.hosts[job.host_of(r)]}, task  {r}  {job.dev_of(r)} [{job.pid_of(r)}]: mask 0x1 set")
+    return out + [l.replace("[1] -1/-1/-1->3->2|2->3->-1/-1/-1", "[1] -1/-1/-1->3->1|1->3->-1/-1/-1") for l in lines]
+
+
+def topo_duplicate_gpu_sys(lines):
+    """2.18.3: ranks 0 and 1 on one GPU of gpu01; the graph search reports SYS
+    paths between GPUs and PHB paths to the NICs."""
+    out = []
+    for l in lines:
+        l = l.replace("rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000", "rank 1 nranks 4 cudaDev 0 nvmlDev 0 busId 18000")
+        out.append(l)
+        if "- Init START" in l:
+            head = l[: l.index("NCCL INFO ") + len("NCCL INFO ")]
+            out.append(head + "Pattern 4, crossNic 0, nChannels 2, bw 12.000000/12.000000, type SYS/PHB, sameChannels 1")
+            out.append(head + "Pattern 1, crossNic 0, nChannels 2, bw 12.000000/12.000000, type SYS/PHB, sameChannels 1")
+    return out
+
+
+def topo_runtime_incomplete(lines):
+    """2.27.7 runtime connection: rank 3's output is missing, gpu02 receives
+    without GPUDirect what gpu01 sends with it; NCCL sets each rank's affinity
+    to its GPU's CPUs (2.27 range lists)."""
+    out = []
+    for l in lines:
+        if " [receive] via NET/IB/" in l and l.startswith("H100-02:"):
+            l = l.replace("/GDRDMA", "")
+        out.append(l)
+        if "NCCL INFO cudaDriverVersion" in l:
+            dev = int(l.split("[", 1)[1].split("]", 1)[0])
+            head = l[: l.index("NCCL INFO ") + len("NCCL INFO ")]
+            out.append(head + f"Setting affinity for GPU {dev} to 0-23,48-71")
+    return out
+
+
+scenario("2.4.8/topology-listing-unbound", Job("2.4.8", ["node01", "node02"], 2, channels=2, cuda="10.0"))
+POST["2.4.8/topology-listing-unbound"] = topo_listing_unbound
+scenario("2.7.8/topology-tree-shared-cores", Job("2.7.8", ["gpu01", "gpu02"], 2, channels=2, cuda="11.0"))
+POST["2.7.8/topology-tree-shared-cores"] = topo_tree_shared_cores
+scenario("2.18.3/topology-duplicate-gpu-sys", Job("2.18.3", ["gpu01", "gpu02"], 2, channels=2, cuda="12.2",
+                                                   graph_lines=True))
+POST["2.18.3/topology-duplicate-gpu-sys"] = topo_duplicate_gpu_sys
+scenario("2.27.7/topology-runtime-incomplete", Job("2.27.7", ["H100-01", "H100-02"], 2, channels=2, cuda="12.9",
+                                                    graph_lines=True, drop_ranks={3}))
+POST["2.27.7/topology-runtime-incomplete"] = topo_runtime_incomplete
 
 def write_ranks(root, path, job, lines):
     """NCCL_DEBUG_FILE=%h.%p: one file per process."""

@@ -9,6 +9,8 @@
 
 #include "nd_config.h"
 #include "src/cli/check_command.h"
+#include "src/cli/explain_command.h"
+#include "src/cli/rules_command.h"
 
 int main(int argc, char** argv) {
   // A closed stdout must surface as a write error we report, not a silent kill.
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   nd::add_check_command(app, exit_code);
+  nd::add_rules_command(app, exit_code);
+  nd::add_explain_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

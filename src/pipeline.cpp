@@ -12,9 +12,12 @@
 #include <fmt/format.h>
 
 #include "checks/registry.h"
+#include "src/live/live_monitor.h"
+#include "src/live/tee.h"
 #include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
 #include "src/report/json_renderer.h"
+#include "src/report/junit_renderer.h"
 #include "src/report/text_renderer.h"
 
 namespace nd {
@@ -43,8 +46,14 @@ class VectorSink final : public FindingSink {
   std::vector<Finding> findings;
 };
 
+// Live mode's two taps on the read loop; both null without --tee.
+struct LiveTaps {
+  Tee* tee = nullptr;
+  LiveMonitor* monitor = nullptr;
+};
+
 // Reads one input into the builder. Returns an error text, empty on success.
-std::string read_input(const std::string& path, ModelBuilder& builder) {
+std::string read_input(const std::string& path, ModelBuilder& builder, const LiveTaps& live) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -55,11 +64,34 @@ std::string read_input(const std::string& path, ModelBuilder& builder) {
     return fmt::format("cannot read '{}': is a directory", path);
   }
   uint32_t file = builder.add_file(name);
-  // Large reads, parsed on every core, merged in line order.
-  int err = feed_lines(fd, file, builder).error;
+  int err = 0;
+  if (!live.tee && !live.monitor) {
+    // Large reads, parsed on every core, merged in line order.
+    err = feed_lines(fd, file, builder).error;
+  } else {
+    // Live mode: every line is passed on and judged as it arrives.
+    LineReader reader(fd);
+    if (live.tee) reader.set_tap([tee = live.tee](std::string_view bytes) { tee->write(bytes); });
+    Line line;
+    while (reader.next(line)) {
+      if (live.monitor) live.monitor->begin_line(name, line);
+      builder.add_line(file, line);
+    }
+    err = reader.error();
+  }
   if (!is_stdin) ::close(fd);
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
   return {};
+}
+
+// Best effort: stderr is where the user looks; nothing is left to tell if it fails.
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<size_t>(n));
+  }
 }
 
 }  // namespace
@@ -83,13 +115,15 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   CheckReport report;
   VectorSink sink;
   CheckContext ctx{model, config.options};
-  for (const auto& rule : log_rules().rules()) rule->check(ctx, sink);
+  for (const auto& rule : log_rules().rules()) {
+    if (config.selection.enabled(rule->info().id)) rule->check(ctx, sink);
+  }
   report.findings = std::move(sink.findings);
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
   report.summary = summarize(model, config.options);
-  report.gaps = find_gaps(model, report.summary);
+  report.gaps = find_gaps(model, report.summary, log_rules(), config.selection);
   report.verdict = decide(report.findings, report.gaps, config.fail_on);
   return report;
 }
@@ -98,12 +132,22 @@ int run_check(const CheckConfig& config) {
   JobModel model;
   ModelBuilder builder(model);
   std::vector<std::string> errors;
+  // With --tee, stdout carries the input and stderr everything of ours.
+  Tee tee(STDOUT_FILENO);
+  LiveMonitor monitor(log_rules(), config.selection, config.options, [](std::string_view text) {
+    write_all(STDERR_FILENO, text);
+  });
+  LiveTaps live;
+  if (config.tee) {
+    live = {&tee, &monitor};
+    builder.set_observer([&monitor](LineRef ref, const NcclHeader& h, const Event& ev) { monitor.on_event(ref, h, ev); });
+  }
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
     // pass: memory follows ranks x channels, not the length of the log.
     Timer t(config.timings, "read");
     for (const auto& path : config.inputs) {
-      std::string err = read_input(path, builder);
+      std::string err = read_input(path, builder, live);
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);
         errors.push_back(err);
@@ -121,9 +165,18 @@ int run_check(const CheckConfig& config) {
     report = analyze(model, config);
     report.input_errors = std::move(errors);
   }
-  std::string out = config.format == OutputFormat::Json ? render_json(report)
-                                                        : render_text(report, TextStyle{config.color});
-  if (!write_stdout(out)) return 2;
+  std::string out;
+  switch (config.format) {
+    case OutputFormat::Text: out = render_text(report, TextStyle{config.color}); break;
+    case OutputFormat::Json: out = render_json(report); break;
+    case OutputFormat::Junit: out = render_junit(report, log_rules(), config.selection, config.fail_on); break;
+  }
+  if (config.tee) {
+    // The verdict's exit status must not depend on who still reads stderr.
+    write_all(STDERR_FILENO, out);
+  } else if (!write_stdout(out)) {
+    return 2;
+  }
   return exit_code(report, config.fail_on);
 }
 

@@ -4,12 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "checks/registry.h"
 #include "checks/rule.h"
 #include "src/report/check_report.h"
 
 namespace nd {
 
-enum class OutputFormat : uint8_t { Text, Json };
+enum class OutputFormat : uint8_t { Text, Json, Junit };
 
 struct CheckConfig {
   std::vector<std::string> inputs;  // paths, "-" for standard input
@@ -18,6 +19,10 @@ struct CheckConfig {
   CheckOptions options;
   bool color = false;
   bool timings = false;
+  RuleSelection selection;  // --enable/--disable
+  // --tee -: copy the input to stdout as it arrives, print findings to
+  // stderr as they are established and the report to stderr at the end.
+  bool tee = false;
 };
 
 // Runs the pipeline and writes the report to stdout; returns the exit status.

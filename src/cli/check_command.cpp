@@ -5,6 +5,8 @@
 #include <memory>
 #include <unistd.h>
 
+#include "checks/registry.h"
+#include "src/cli/rules_command.h"
 #include "src/pipeline.h"
 
 namespace nd {
@@ -18,14 +20,18 @@ struct CheckArgs {
   std::vector<std::string> allow_net;
   size_t max_evidence = 3;
   bool timings = false;
+  std::vector<std::string> enable;
+  std::vector<std::string> disable;
+  bool list_rules = false;
+  bool tee = false;
 };
 
-bool use_color(const std::string& mode) {
+bool use_color(const std::string& mode, int fd) {
   if (mode == "always") return true;
   if (mode == "never") return false;
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
-  return ::isatty(STDOUT_FILENO) == 1;
+  return ::isatty(fd) == 1;
 }
 
 }  // namespace
@@ -33,11 +39,11 @@ bool use_color(const std::string& mode) {
 void add_check_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Check NCCL_DEBUG=INFO output for slow or wrong transports");
+  // Required unless --list-rules; checked in the callback.
   cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
-      ->required()
       ->type_name("FILE|-");
   cmd->add_option("-f,--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember({"text", "json", "junit"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", args->fail_on, "Exit 1 when a finding is at or above this level")
       ->check(CLI::IsMember({"error", "warning", "info", "inconclusive"}))
@@ -52,17 +58,48 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
   cmd->add_flag("--timings", args->timings, "Print the time of each stage to standard error");
+  cmd->add_option("--enable", args->enable,
+                  "Run only these rules: IDs, slugs or ID ranges (ND3000-ND3999), comma-separated, repeatable")
+      ->type_name("RULES")
+      ->allow_extra_args(false)  // the next word is an input, not another rule
+      ->take_all();
+  cmd->add_option("--disable", args->disable,
+                  "Do not run these rules: IDs, slugs or ID ranges, comma-separated, repeatable")
+      ->type_name("RULES")
+      ->allow_extra_args(false)  // the next word is an input, not another rule
+      ->take_all();
+  cmd->add_flag("--list-rules", args->list_rules, "List the rules that would run (after --enable/--disable) and exit");
+  cmd->add_flag("--tee", args->tee,
+                "Live pipe mode: copy the input to standard output as it arrives; findings go to standard error "
+                "as soon as they are established, the report at end of input");
   cmd->callback([args, &exit_code] {
     static const std::map<std::string, FailOn> kFailOn = {
         {"error", FailOn::Error}, {"warning", FailOn::Warning}, {"info", FailOn::Info},
         {"inconclusive", FailOn::Inconclusive}};
     CheckConfig config;
+    if (auto err = select_rules(log_rules(), args->enable, args->disable, config.selection)) {
+      throw CLI::ValidationError(*err);
+    }
+    if (args->list_rules) {
+      std::string list = args->format == "json" ? render_rules_json(log_rules(), config.selection)
+                                                : render_rules_text(log_rules(), config.selection);
+      exit_code = write_stdout(list) ? 0 : 2;
+      return;
+    }
+    // `job | nccl-doctor check --tee` reads standard input like `--tee -`.
+    if (args->inputs.empty() && args->tee) args->inputs.push_back("-");
+    if (args->inputs.empty()) throw CLI::RequiredError("inputs");
     config.inputs = args->inputs;
-    config.format = args->format == "json" ? OutputFormat::Json : OutputFormat::Text;
+    config.format = args->format == "json"    ? OutputFormat::Json
+                    : args->format == "junit" ? OutputFormat::Junit
+                                              : OutputFormat::Text;
+    config.tee = args->tee;
     config.fail_on = kFailOn.at(args->fail_on);
     config.options.allowed_nets = args->allow_net;
     config.options.max_evidence = args->max_evidence;
-    config.color = config.format == OutputFormat::Text && use_color(args->color);
+    // With --tee the report goes to standard error, so that decides colour.
+    config.color = config.format == OutputFormat::Text &&
+                   use_color(args->color, config.tee ? STDERR_FILENO : STDOUT_FILENO);
     config.timings = args->timings;
     exit_code = run_check(config);
   });

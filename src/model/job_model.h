@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parsers/binding.h"
 #include "parsers/events.h"
 #include "parsers/transport.h"
 #include "src/util/interner.h"
@@ -115,6 +116,44 @@ struct WarnRecord {
   LineRef line;
 };
 
+// A launcher's report of one rank's CPU binding.
+struct BindingRecord {
+  BindingSource source = BindingSource::OpenMpi;
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;    // Slurm only: the task's pid
+  uint32_t task = 0;   // MPI_COMM_WORLD rank / Slurm global task id
+  bool unbound = false;
+  bool whole_sockets = false;
+  CpuUnit unit = CpuUnit::OsCpu;
+  CpuSet cpus;
+  LineRef line;
+};
+
+// NCCL's own affinity line for one process and GPU.
+struct AffinityRecord {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  int gpu = -1;
+  bool empty = false;              // 2.28+ "is empty, ignoring"
+  std::optional<CpuSet> affinity;  // the set NCCL applied
+  std::optional<CpuSet> gpu_set;   // 2.28+: the GPU's local CPUs
+  std::optional<CpuSet> cpu_set;   // 2.28+: the process's binding
+  LineRef line;
+};
+
+// One GRAPH `Pattern ...` line (one per graph and communicator).
+struct GraphPatternRecord {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  int pattern = 0;
+  uint32_t nchannels = 0;
+  double bw_intra = 0;
+  double bw_inter = 0;
+  std::string type_intra;
+  std::string type_inter;
+  LineRef line;
+};
+
 struct InputCounters {
   uint64_t lines = 0;
   uint64_t nccl_lines = 0;
@@ -143,6 +182,10 @@ struct JobModel {
   std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
+  std::vector<BindingRecord> bindings;           // launcher binding reports
+  std::vector<AffinityRecord> affinities;        // one per (host, pid, gpu, text)
+  std::vector<GraphPatternRecord> graph_patterns;  // one per (host, pid, shape)
+  std::map<uint32_t, uint32_t> nics_per_host;    // devices in `NET/IB : Using [0]... [3]...`
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;
 
@@ -154,6 +197,7 @@ struct JobModel {
   std::unordered_map<uint64_t, std::string> line_text;
 
   static constexpr size_t kMaxWarnings = 10000;
+  static constexpr size_t kMaxTopologyRecords = 100000;
   static constexpr size_t kMaxSamples = 5;
   static constexpr size_t kMaxCachedLines = 200000;
 

@@ -34,6 +34,7 @@ uint32_t ModelBuilder::add_file(std::string display_name) {
 
 void ParsedLines::clear() {
   items.clear();
+  bindings.clear();
   lines = truncated_lines = nccl_lines = info_lines = warn_lines = spliced_lines = 0;
   cleaned.clear();
   hosts.clear();
@@ -66,8 +67,12 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
 void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
   ++out.lines;
   if (line.truncated) ++out.truncated_lines;
-  // Cheap reject: every line the model uses holds "NCCL ".
-  if (!has_nccl(line.text)) return;
+  // Cheap reject: every line the model uses holds "NCCL ", except launcher
+  // binding reports ("bound to", "cpu-bind"), which a second scan admits.
+  if (!has_nccl(line.text)) {
+    if (line.text.size() >= 5 && has_binding_needle(line.text)) parse_binding_line(line, out);
+    return;
+  }
   std::string_view clean = line.text;
   bool special = has_control_or_cr(clean);
   if (special) {
@@ -147,6 +152,9 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
       case ParsedLines::Kind::HostSighting:
         resolve_host(item.header.host, item.spliced);
         break;
+      case ParsedLines::Kind::Binding:
+        add_binding(ref, item.raw, &parsed.bindings[item.index]);
+        break;
       case ParsedLines::Kind::Banner: {
         const auto& v = std::get<VersionEvent>(item.event);
         std::string_view launcher_host = item.header.host;
@@ -177,6 +185,68 @@ ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
   if (added) it->second = &processes_[{host, pid}];
   return *it->second;
 }
+
+void ModelBuilder::parse_binding_line(const Line& line, ParsedLines& out) {
+  std::string_view clean = strip_control(line.text, out.scratch);
+  if (clean.data() == out.scratch.data()) {
+    out.cleaned.push_back(std::move(out.scratch));
+    clean = out.cleaned.back();
+    out.scratch = std::string();
+  }
+  Envelope env = strip_envelope(clean);
+  auto b = parse_binding(env.payload);
+  if (!b) return;
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Binding;
+  item.line = line.number;
+  item.raw = clean;
+  item.index = static_cast<uint32_t>(out.bindings.size());
+  out.bindings.push_back(std::move(*b));
+}
+
+void ModelBuilder::add_binding(LineRef ref, std::string_view clean, const BindingLine* b) {
+  if (model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
+  // NCCL prints gethostname() cut at the first dot; launchers print it whole.
+  std::string_view host = b->host.substr(0, b->host.find('.'));
+  uint32_t host_id = host.empty() ? kNoHost : resolve_host(host, false);
+  if (!binding_keys_.emplace(static_cast<int>(b->source), host_id, b->task).second) return;
+  remember_text(0, ref, clean);
+  model_.bindings.push_back({b->source, host_id, b->pid, b->task, b->unbound, b->whole_sockets, b->unit, b->cpus, ref});
+}
+
+void ModelBuilder::add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e) {
+  if (model_.affinities.size() >= JobModel::kMaxTopologyRecords) return;
+  if (!affinity_keys_.emplace(host, pid, e.gpu).second) return;
+  AffinityRecord r;
+  r.host = host;
+  r.pid = pid;
+  r.gpu = e.gpu;
+  r.empty = e.empty;
+  if (!e.affinity.empty()) r.affinity = e.hex_mask ? parse_cpu_mask(e.affinity) : parse_cpu_list(e.affinity);
+  if (!e.gpu_affinity.empty()) r.gpu_set = parse_cpu_list(e.gpu_affinity);
+  if (!e.cpu_affinity.empty()) r.cpu_set = parse_cpu_list(e.cpu_affinity);
+  r.line = ref;
+  remember_text(0, ref, raw);
+  model_.affinities.push_back(std::move(r));
+}
+
+namespace {
+
+// `NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ...`: devices at
+// brace depth 0 (2.20-2.23 merged NICs print `[0]={[0] mlx5_0:1/IB, ...}`).
+uint32_t count_nics(std::string_view list) {
+  uint32_t n = 0;
+  int depth = 0;
+  for (size_t i = 0; i < list.size() && list[i] != ';'; ++i) {
+    char c = list[i];
+    if (c == '{') ++depth;
+    if (c == '}') --depth;
+    if (c == '[' && depth == 0 && i + 1 < list.size() && list[i + 1] >= '0' && list[i + 1] <= '9') ++n;
+  }
+  return n;
+}
+
+}  // namespace
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
   if (auto id = model_.hosts.find(host)) return *id;
@@ -251,14 +321,17 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           remember_text((uint64_t{host} << 40) ^ (uint64_t{r.transport} << 24) ^ peer ^ (1ull << 63), ref, raw);
           route(p, ref, own, std::max(e.sender, e.receiver), r);
         } else if constexpr (std::is_same_v<T, RingListingEvent>) {
+          remember_text(0, ref, raw);
           ListingRecord r{static_cast<uint16_t>(e.channel), e.ranks, e.truncated, ref};
           uint32_t max_rank = e.ranks.empty() ? 0 : *std::max_element(e.ranks.begin(), e.ranks.end());
           route(p, ref, 0, max_rank, std::move(r));
         } else if constexpr (std::is_same_v<T, GraphRingEvent>) {
+          remember_text(0, ref, raw);
           GraphRingRecord r{static_cast<uint16_t>(e.channel), e.prev, e.me, e.next, ref};
           auto max_rank = static_cast<uint32_t>(std::max({e.prev, e.me, e.next}));
           route(p, ref, static_cast<uint32_t>(e.me), max_rank, r);
         } else if constexpr (std::is_same_v<T, TreesEvent>) {
+          remember_text(0, ref, raw);
           for (const auto& entry : e.entries) {
             int64_t m = std::max({entry.up, entry.me, entry.down[0], entry.down[1], entry.down[2]});
             route(p, ref, static_cast<uint32_t>(entry.me), static_cast<uint32_t>(m), TreeRecord{entry, ref});
@@ -284,6 +357,19 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
         } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
           remember_text(0, ref, raw);
           observe(model_.net_using, e.net, host, h.pid, ref);
+          if (e.net == "IB") {
+            uint32_t& nics = model_.nics_per_host[host];
+            nics = std::max(nics, count_nics(e.list));
+          }
+        } else if constexpr (std::is_same_v<T, AffinityEvent>) {
+          add_affinity(host, h.pid, ref, raw, e);
+        } else if constexpr (std::is_same_v<T, GraphPatternEvent>) {
+          if (model_.graph_patterns.size() < JobModel::kMaxTopologyRecords &&
+              pattern_keys_.emplace(host, e.pattern, e.nchannels, std::string(e.type_intra), std::string(e.type_inter)).second) {
+            remember_text(0, ref, raw);
+            model_.graph_patterns.push_back({host, h.pid, e.pattern, e.nchannels, e.bw_intra, e.bw_inter,
+                                             std::string(e.type_intra), std::string(e.type_inter), ref});
+          }
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
           auto& list = model_.driver_versions[e.version];
           if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, h.pid}).second) {

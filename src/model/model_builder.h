@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -15,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "parsers/binding.h"
 #include "parsers/line_classifier.h"
 #include "parsers/line_reader.h"
 #include "src/model/job_model.h"
@@ -31,16 +33,19 @@ struct ParsedLines {
     Message,       // a header and its event: goes through the whole model
     Banner,        // header-less `NCCL version` banner; header.host = launcher host
     HostSighting,  // a per-operation line: only its host name matters
+    Binding,       // a launcher's CPU binding report: bindings[index]
   };
   struct Item {
     Kind kind = Kind::Message;
     bool spliced = false;  // text glued before the header may have eaten into the host
     uint64_t line = 0;     // Line::number as given to parse_line
+    uint32_t index = 0;    // Binding: into `bindings`
     std::string_view raw;  // the line segment, for evidence
     NcclHeader header;
     Event event;
   };
   std::vector<Item> items;
+  std::vector<BindingLine> bindings;
   uint64_t lines = 0;
   uint64_t truncated_lines = 0;
   uint64_t nccl_lines = 0;
@@ -125,6 +130,9 @@ class ModelBuilder {
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
   };
 
+  static void parse_binding_line(const Line& line, ParsedLines& out);
+  void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
+  void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
   Process& process(uint32_t host, uint64_t pid);
   // Merges connection records into edges: once at the end, and whenever the
@@ -152,6 +160,9 @@ class ModelBuilder {
   std::shared_ptr<const NameSet> host_snapshot_;
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
+  std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
+  std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
+  std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
 };
 
 }  // namespace nd

@@ -129,9 +129,49 @@ std::map<uint16_t, RingGraph> build_rings(const Communicator& comm) {
   return rings;
 }
 
+std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSource source) {
+  std::map<uint16_t, RingGraph> rings;
+  uint32_t n = comm.size();
+  auto ring = [&](uint16_t ch) -> RingGraph& {
+    auto [it, inserted] = rings.try_emplace(ch, n);
+    if (inserted) it->second.source = source;
+    return it->second;
+  };
+  switch (source) {
+    case RingSource::GraphLines:
+      for (const auto& g : comm.graph_rings) {
+        if (g.next < 0 || g.me < 0) continue;
+        auto me = static_cast<uint32_t>(g.me);
+        auto next = static_cast<uint32_t>(g.next);
+        ring(g.channel).add_link(me, next, {locality(comm, me, next), g.line});
+      }
+      break;
+    case RingSource::Listing:
+      for (const auto& l : comm.listings) {
+        auto& g = ring(l.channel);
+        bool whole = !l.truncated && l.ranks.size() == n;
+        size_t pairs = whole ? l.ranks.size() : (l.ranks.empty() ? 0 : l.ranks.size() - 1);
+        for (size_t i = 0; i < pairs; ++i) {
+          uint32_t a = l.ranks[i];
+          uint32_t b = l.ranks[(i + 1) % l.ranks.size()];
+          g.add_link(a, b, {locality(comm, a, b), l.line});
+        }
+      }
+      break;
+    case RingSource::Connections:
+      for (const auto& e : comm.edges) {
+        if (e.conn_index > 0) continue;
+        ring(e.channel).add_link(e.sender, e.receiver, {locality(comm, e.sender, e.receiver), e.line()});
+      }
+      break;
+  }
+  return rings;
+}
+
 std::map<uint16_t, TreeGraph> build_trees(const Communicator& comm) {
   std::map<uint16_t, TreeGraph> trees;
   for (const auto& t : comm.trees) {
+    if (t.entry.nvls) continue;
     auto [it, inserted] = trees.try_emplace(static_cast<uint16_t>(t.entry.channel), comm.size());
     auto me = static_cast<uint32_t>(t.entry.me);
     if (t.entry.up >= 0) {

@@ -66,6 +66,10 @@ class TreeGraph : public ChannelGraph {  // links point child -> parent
 // Rings per channel, from GRAPH `Ring` lines when present, else the rank-0
 // listing, else connIndex-0 connection edges.
 std::map<uint16_t, RingGraph> build_rings(const Communicator& comm);
+// Rings per channel from one source only, for cross-checks: GRAPH lines
+// (links me -> next), the listing (a cut listing links only the ranks it
+// prints and does not close the ring), or connIndex-0 connection edges.
+std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSource source);
 // Trees per channel from `Trees` lines.
 std::map<uint16_t, TreeGraph> build_trees(const Communicator& comm);
 

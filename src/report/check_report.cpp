@@ -1,6 +1,7 @@
 #include "src/report/check_report.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -92,49 +93,121 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   return s;
 }
 
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
-  std::vector<Gap> gaps;
-  const auto& c = model.counters;
-  const std::string newest = summary.nccl_versions.empty() ? "" : summary.nccl_versions.back();
-  if (c.nccl_lines == 0) {
-    gaps.push_back({"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO"});
-    return gaps;
+namespace {
+
+struct GapInput {
+  const JobModel& model;
+  const JobSummary& summary;
+  const InputCounters& c;
+  std::string newest;  // newest NCCL version in the log, "" when unknown
+};
+
+// One kind of missing evidence: when it applies, what it says, and which
+// rules it leaves undecided. Checked in order; a `last` entry that applies
+// ends the list, because every later entry presumes the lines it lacks.
+struct GapRule {
+  std::optional<Gap> (*applies)(const GapInput& in);
+  bool last;
+};
+
+std::optional<Gap> no_nccl_lines(const GapInput& in) {
+  if (in.c.nccl_lines != 0) return std::nullopt;
+  return Gap{"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO"};
+}
+
+std::optional<Gap> warn_only(const GapInput& in) {
+  if (in.c.info_lines != 0) return std::nullopt;
+  return Gap{"the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)", "NCCL_DEBUG=INFO"};
+}
+
+std::optional<Gap> no_connection_lines(const GapInput& in) {
+  if (in.c.connection_lines != 0) return std::nullopt;
+  if (in.c.init_lines == 0) {
+    return Gap{"the log has no INIT lines: no communicator setup and no connection lines "
+               "(NCCL_DEBUG_SUBSYS leaves out INIT)",
+               "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV (or unset NCCL_DEBUG_SUBSYS)"};
   }
-  if (c.info_lines == 0) {
-    gaps.push_back({"the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)", "NCCL_DEBUG=INFO"});
-    return gaps;
+  if (!in.newest.empty() && !version_less(in.newest, "2.22.0")) {
+    return Gap{fmt::format("the log has no connection lines: NCCL {} connects at the first collective, and "
+                           "the log ends before one",
+                           in.newest),
+               "NCCL_RUNTIME_CONNECT=0 (connect at init), or log past the first collective"};
   }
-  if (c.connection_lines == 0) {
-    if (c.init_lines == 0) {
-      gaps.push_back({"the log has no INIT lines: no communicator setup and no connection lines "
-                      "(NCCL_DEBUG_SUBSYS leaves out INIT)",
-                      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV (or unset NCCL_DEBUG_SUBSYS)"});
-    } else if (!newest.empty() && !version_less(newest, "2.22.0")) {
-      gaps.push_back({fmt::format("the log has no connection lines: NCCL {} connects at the first collective, and "
-                                  "the log ends before one",
-                                  newest),
-                      "NCCL_RUNTIME_CONNECT=0 (connect at init), or log past the first collective"});
-    } else {
-      gaps.push_back({"the log has no connection lines (`Channel NN : a -> b via ...`)",
-                      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET"});
-    }
-    return gaps;
-  }
-  size_t known = 0, inter = 0;
-  for_each_edge(model, [&](const EdgeView& e) {
-    known += e.locality != Locality::Unknown;
-    inter += e.locality == Locality::Inter || (e.locality == Locality::Unknown && e.transport.family == TransportFamily::NET);
+  return Gap{"the log has no connection lines (`Channel NN : a -> b via ...`)",
+             "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET"};
+}
+
+std::optional<Gap> unplaced_connections(const GapInput& in) {
+  size_t known = 0;
+  for_each_edge(in.model, [&](const EdgeView& e) { known += e.locality != Locality::Unknown; });
+  if (known != 0) return std::nullopt;
+  return Gap{"no connection's two ranks can be placed on hosts: the log lacks the Init lines "
+             "(`comm ... rank ... - Init COMPLETE`)",
+             "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output"};
+}
+
+std::optional<Gap> no_inter_node_lines(const GapInput& in) {
+  if (in.summary.hosts <= 1) return std::nullopt;
+  size_t inter = 0;
+  for_each_edge(in.model, [&](const EdgeView& e) {
+    inter += e.locality == Locality::Inter ||
+             (e.locality == Locality::Unknown && e.transport.family == TransportFamily::NET);
   });
-  if (known == 0) {
-    gaps.push_back({"no connection's two ranks can be placed on hosts: the log lacks the Init lines "
-                    "(`comm ... rank ... - Init COMPLETE`)",
-                    "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output"});
+  if (inter != 0) return std::nullopt;
+  return Gap{fmt::format("the job spans {} hosts but the log has no inter-node connection lines", in.summary.hosts),
+             "every rank's output (all hosts), NCCL_DEBUG_SUBSYS=INIT,NET; with NCCL 2.22+ also "
+             "NCCL_RUNTIME_CONNECT=0"};
+}
+
+// 2.22+ connects a ring only when an algorithm first uses it, so connection
+// lines show part of the rings; only the GRAPH lines show all of them. Older
+// versions connect every ring at init and need no GRAPH lines.
+std::optional<Gap> no_graph_lines(const GapInput& in) {
+  if (in.newest.empty() || version_less(in.newest, "2.22.0")) return std::nullopt;
+  for (const auto& comm : in.model.comms) {
+    if (!comm.graph_rings.empty() || !comm.listings.empty()) return std::nullopt;
   }
-  if (summary.hosts > 1 && inter == 0) {
-    gaps.push_back({fmt::format("the job spans {} hosts but the log has no inter-node connection lines", summary.hosts),
-                    "every rank's output (all hosts), NCCL_DEBUG_SUBSYS=INIT,NET; with NCCL 2.22+ also "
-                    "NCCL_RUNTIME_CONNECT=0"});
+  return Gap{fmt::format("the log has no GRAPH lines (`Ring NN : p -> r -> n`) and no ring listings: NCCL {} "
+                         "connects rings at their first use, so ring and tree checks see only part of them",
+                         in.newest),
+             "NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH", {"ND2"}};
+}
+
+constexpr GapRule kGapRules[] = {
+    {no_nccl_lines, true},        {warn_only, true},           {no_connection_lines, true},
+    {unplaced_connections, false}, {no_inter_node_lines, false}, {no_graph_lines, false},
+};
+
+}  // namespace
+
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
+  GapInput in{model, summary, model.counters,
+              summary.nccl_versions.empty() ? std::string() : summary.nccl_versions.back()};
+  std::vector<Gap> gaps;
+  for (const auto& rule : kGapRules) {
+    auto gap = rule.applies(in);
+    if (!gap) continue;
+    gaps.push_back(std::move(*gap));
+    if (rule.last) break;
   }
+  return gaps;
+}
+
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
+                           const RuleSelection& selection) {
+  std::vector<Gap> gaps = find_gaps(model, summary);
+  // A gap that leaves only disabled or absent rules undecided is no gap.
+  std::erase_if(gaps, [&](const Gap& g) {
+    if (g.affects.empty()) return false;
+    for (const auto& rule : registry.rules()) {
+      std::string_view id = rule->info().id;
+      if (!selection.enabled(id)) continue;
+      for (const auto& prefix : g.affects) {
+        if (id.starts_with(prefix)) return false;
+      }
+    }
+    return true;
+  });
   return gaps;
 }
 

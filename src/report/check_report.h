@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/registry.h"
 #include "checks/rule.h"
 #include "src/model/job_model.h"
 #include "src/report/finding.h"
@@ -53,7 +54,11 @@ struct CheckReport {
 
 JobSummary summarize(const JobModel& model, const CheckOptions& options);
 // What the log lacks for a verdict, with the NCCL settings to rerun with.
+// Every gap, whichever rules it affects.
 std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary);
+// The gaps that leave some enabled rule of `registry` undecided.
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
+                           const RuleSelection& selection);
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on);
 // 0 clean, 1 failing findings (or inconclusive with --fail-on inconclusive),
 // 2 some input could not be read.

@@ -35,6 +35,9 @@ struct Finding {
 struct Gap {
   std::string reason;
   std::string rerun;
+  // ID prefixes of the rules it leaves undecided ("ND2", "ND3001"); empty:
+  // every rule.
+  std::vector<std::string> affects = {};
 };
 
 }  // namespace nd

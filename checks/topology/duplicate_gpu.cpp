@@ -1,0 +1,55 @@
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/topology/placement.h"
+#include "checks/topology/topology_rules.h"
+#include "checks/topology/topology_util.h"
+
+namespace nd {
+namespace {
+
+// NCCL's own verdict: `Duplicate GPU detected : rank %d and rank %d both on
+// CUDA device %x` (2.5-2.29), `Multiple ranks detected using the same GPU`
+// (2.30.3), `Multiple Ranks are using the same GPU/Partition` (2.30.7).
+bool is_duplicate_warning(std::string_view msg) {
+  return msg.starts_with("Duplicate GPU detected") || msg.starts_with("Multiple ranks detected using the same GPU") ||
+         msg.starts_with("Multiple Ranks are using the same GPU");
+}
+
+}  // namespace
+
+void DuplicateGpu::check(const CheckContext& ctx, FindingSink& out) const {
+  const JobModel& m = ctx.model;
+  for (const auto& comm : m.comms) {
+    if (comm.synthetic) continue;
+    std::map<GpuKey, std::vector<uint32_t>> users;
+    for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
+      if (auto k = gpu_of(comm.ranks[r])) users[*k].push_back(r);
+    }
+    for (const auto& [gpu, ranks] : users) {
+      if (ranks.size() < 2) continue;
+      Finding f = make_finding(kInfo, fmt::format("{} on {} all use the GPU with {}", ranks_text(ranks),
+                                                  m.host_name(gpu.host), gpu_text(gpu)));
+      f.comm = comm.key;
+      f.hosts = {m.host_name(gpu.host)};
+      f.ranks = ranks;
+      std::vector<LineRef> lines;
+      for (uint32_t r : ranks) lines.push_back(comm.ranks[r].init_line);
+      f.evidence = evidence_of(m, lines, ctx.options.max_evidence);
+      out.add(std::move(f));
+    }
+  }
+  std::set<std::pair<uint32_t, std::string>> seen;
+  for (const auto& w : m.warnings) {
+    if (!is_duplicate_warning(w.message) || !seen.emplace(w.host, w.message).second) continue;
+    Finding f = make_finding(kInfo, fmt::format("NCCL on {} reports two ranks on one GPU: {}", m.host_name(w.host),
+                                                w.message));
+    f.hosts = {m.host_name(w.host)};
+    f.evidence = evidence_of(m, {w.line}, ctx.options.max_evidence);
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace nd

@@ -1,0 +1,92 @@
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "checks/topology/topology_rules.h"
+#include "checks/topology/topology_util.h"
+#include "src/model/ring_graph.h"
+
+namespace nd {
+namespace {
+
+bool connects_at_runtime(const JobModel& model) {
+  for (const auto& [v, who] : model.versions) {
+    unsigned major = 0, minor = 0;
+    if (std::sscanf(v.c_str(), "%u.%u", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 22))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Cross-checks the ring sources the log has. GRAPH lines against the
+// listing: exact. Against connection lines: connIdx 0 mixes ring, tree and
+// (2.23+) PAT edges, so rings are never inferred from them; instead each
+// ring edge a -> b must have a connection line wherever rank a printed
+// collective connection lines on that channel. Before 2.22 NCCL connects
+// every ring at init, ring edges first; from 2.22 a channel's ring edges are
+// made only if the ring algorithm ran, so that half of the check is skipped.
+void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const {
+  bool runtime = connects_at_runtime(ctx.model);
+  for (const auto& comm : ctx.model.comms) {
+    uint32_t n = comm.size();
+    if (comm.synthetic || comm.nranks == 0 || n < 2) continue;
+    ChannelProblems problems;
+    auto graph = build_rings_from(comm, RingSource::GraphLines);
+    std::map<std::pair<uint16_t, uint32_t>, LineRef> graph_line;  // (channel, rank) -> GRAPH line
+    for (const auto& g : comm.graph_rings) graph_line.emplace(std::pair{g.channel, static_cast<uint32_t>(g.me)}, g.line);
+
+    // Listing versus GRAPH lines.
+    for (const auto& l : comm.listings) {
+      auto it = graph.find(l.channel);
+      if (it == graph.end()) continue;
+      bool whole = !l.truncated && l.ranks.size() == n;
+      size_t pairs = whole ? l.ranks.size() : (l.ranks.empty() ? 0 : l.ranks.size() - 1);
+      for (size_t i = 0; i < pairs; ++i) {
+        uint32_t a = l.ranks[i], b = l.ranks[(i + 1) % l.ranks.size()];
+        auto next = it->second.next(a);
+        if (!next || *next == b) continue;
+        auto gl = graph_line.find({l.channel, a});
+        std::vector<LineRef> lines{l.line};
+        if (gl != graph_line.end()) lines.push_back(gl->second);
+        problems.add(fmt::format("the ring listing puts rank {} after rank {}, the GRAPH ring line of rank {} says {}",
+                                 b, a, a, *next),
+                     l.channel, {a, b, *next}, lines);
+      }
+    }
+
+    if (!runtime) {
+      // Ring edges from GRAPH lines, else from the listing.
+      auto rings = graph.empty() ? build_rings_from(comm, RingSource::Listing) : graph;
+      std::map<std::tuple<uint16_t, uint32_t, uint32_t>, const Edge*> edges;
+      std::map<std::pair<uint16_t, uint32_t>, const Edge*> sent;  // a collective line sent by this rank
+      for (const auto& e : comm.edges) {
+        if (e.conn_index > 0) continue;
+        edges.emplace(std::tuple{e.channel, e.sender, e.receiver}, &e);
+        if (e.send_transport != kNoTransport) sent.emplace(std::pair{e.channel, e.sender}, &e);
+      }
+      for (const auto& [channel, ring] : rings) {
+        for (uint32_t a = 0; a < n; ++a) {
+          auto b = ring.next(a);
+          if (!b) continue;
+          auto s = sent.find({channel, a});
+          if (s == sent.end() || edges.count({channel, a, *b})) continue;
+          std::vector<LineRef> lines{s->second->send_line};
+          auto gl = graph_line.find({channel, a});
+          if (gl != graph_line.end()) lines.push_back(gl->second);
+          for (const auto& l : comm.listings) {
+            if (l.channel == channel && gl == graph_line.end()) lines.push_back(l.line);
+          }
+          problems.add(fmt::format("the ring passes from rank {} to rank {}, but rank {}'s connection lines on this "
+                                   "channel have no link to rank {}",
+                                   a, *b, a, *b),
+                       channel, {a, *b}, lines);
+        }
+      }
+    }
+    problems.emit(kInfo, ctx, comm, "ring", out);
+  }
+}
+
+}  // namespace nd

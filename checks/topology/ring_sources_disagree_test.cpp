@@ -1,0 +1,62 @@
+#include <algorithm>
+#include <doctest/doctest.h>
+
+#include "checks/check_fixture.h"
+#include "checks/topology/topology_rules.h"
+#include "src/model/model_fixture.h"
+
+using namespace nd;
+
+TEST_CASE("ring-sources-disagree: listing against GRAPH lines (NCCL 2.11)") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO Ring 00 : 2 -> 0 -> 1",
+      "gpuA:101:101 [1] NCCL INFO Ring 00 : 0 -> 1 -> 2",
+      "gpuA:102:102 [2] NCCL INFO Ring 00 : 1 -> 2 -> 0",
+      "gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0   2   1",
+      "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 3 cudaDev 0 busId 18000 - Init COMPLETE",
+      "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 3 cudaDev 1 busId 2a000 - Init COMPLETE",
+      "gpuA:102:102 [2] NCCL INFO comm 0x12 rank 2 nranks 3 cudaDev 2 busId 3a000 - Init COMPLETE",
+  });
+  auto f = run_rule<RingSourcesDisagree>(m);
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].message == "ring 00: the ring listing puts rank 2 after rank 0, the GRAPH ring line of rank 0 says 1");
+  REQUIRE(f[0].evidence.size() == 2);
+  CHECK(f[0].evidence[0].line == 1);
+  CHECK(f[0].evidence[1].line == 4);
+}
+
+TEST_CASE("ring-sources-disagree: a ring edge without its connection line (NCCL 2.8)") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0   1   2",
+      "gpuA:100:100 [0] NCCL INFO Channel 00 : 0[18000] -> 2[3a000] via P2P/IPC",
+      "gpuA:101:101 [1] NCCL INFO Channel 00 : 1[2a000] -> 2[3a000] via P2P/IPC",
+      "gpuA:102:102 [2] NCCL INFO Channel 00 : 2[3a000] -> 0[18000] via P2P/IPC",
+      "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 3 cudaDev 0 busId 18000 - Init COMPLETE",
+      "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 3 cudaDev 1 busId 2a000 - Init COMPLETE",
+      "gpuA:102:102 [2] NCCL INFO comm 0x12 rank 2 nranks 3 cudaDev 2 busId 3a000 - Init COMPLETE",
+  });
+  auto f = run_rule<RingSourcesDisagree>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "ring 00: the ring passes from rank 0 to rank 1, but rank 0's connection lines on this "
+                        "channel have no link to rank 1");
+}
+
+TEST_CASE("ring-sources-disagree: agreeing sources, and 2.22+ runtime connection") {
+  auto good = model_from({
+      "gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0   1",
+      "gpuA:100:100 [0] NCCL INFO Channel 00 : 0[18000] -> 1[2a000] via P2P/IPC",
+      "gpuA:101:101 [1] NCCL INFO Channel 00 : 1[2a000] -> 0[18000] via P2P/IPC",
+      "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 2 cudaDev 0 busId 18000 - Init COMPLETE",
+      "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 2 cudaDev 1 busId 2a000 - Init COMPLETE",
+  });
+  CHECK(run_rule<RingSourcesDisagree>(good).empty());
+  // 2.27: only the tree ran; its edge 0 -> 2 is no ring edge, and the ring's absence is by design.
+  auto runtime = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL version 2.27.7+cuda12.9",
+      "gpuA:100:100 [0] NCCL INFO Ring 00 : 2 -> 0 -> 1",
+      "gpuA:100:100 [0] NCCL INFO ncclCommInitRank comm 0x10 rank 0 nranks 3 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init START",
+      "gpuA:100:100 [0] NCCL INFO ncclCommInitRank comm 0x10 rank 0 nranks 3 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
+      "gpuA:100:120 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[2] via P2P/CUMEM/read",
+  });
+  CHECK(run_rule<RingSourcesDisagree>(runtime).empty());
+}

@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "checks/topology/topology_rules.h"
+#include "checks/topology/topology_util.h"
+
+namespace nd {
+namespace {
+
+std::string children_text(const TreeEntry& e) {
+  std::vector<uint32_t> kids;
+  for (int64_t d : e.down) {
+    if (d >= 0) kids.push_back(static_cast<uint32_t>(d));
+  }
+  return kids.empty() ? "no children" : "children " + ranks_text(kids).substr(kids.size() == 1 ? 5 : 6);
+}
+
+bool lists_child(const TreeEntry& e, uint32_t child) {
+  return std::any_of(std::begin(e.down), std::end(e.down), [&](int64_t d) { return d == child; });
+}
+
+void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std::vector<const TreeRecord*>& recs,
+                ChannelProblems& problems) {
+  uint32_t n = comm.size();
+  std::vector<const TreeRecord*> own(n, nullptr);
+  for (const auto* t : recs) {
+    if (t->entry.me >= 0 && t->entry.me < n && !own[static_cast<size_t>(t->entry.me)]) {
+      own[static_cast<size_t>(t->entry.me)] = t;
+    }
+  }
+  const char* tree = nvls ? "NVLS tree" : "tree";
+  std::vector<uint32_t> roots;
+  std::vector<LineRef> root_lines;
+  for (uint32_t r = 0; r < n; ++r) {
+    if (!own[r]) continue;
+    const TreeEntry& e = own[r]->entry;
+    if (e.up < 0) {
+      roots.push_back(r);
+      root_lines.push_back(own[r]->line);
+    } else if (e.up >= n) {
+      problems.add(fmt::format("rank {}'s {} parent is rank {}, past nranks {}", r, tree, e.up, n), channel, {r},
+                   {own[r]->line});
+    } else if (const TreeRecord* p = own[static_cast<size_t>(e.up)]; p && !lists_child(p->entry, r)) {
+      problems.add(fmt::format("rank {} says its {} parent is rank {}, but rank {} lists {}", r, tree, e.up, e.up,
+                               children_text(p->entry)),
+                   channel, {r, static_cast<uint32_t>(e.up)}, {own[r]->line, p->line});
+    }
+    for (int64_t d : e.down) {
+      if (d < 0 || d >= n) continue;
+      const TreeRecord* c = own[static_cast<size_t>(d)];
+      if (c && c->entry.up != r) {
+        problems.add(fmt::format("rank {} lists rank {} as a {} child, but rank {}'s parent is {}", r, d, tree, d,
+                                 c->entry.up < 0 ? std::string("none (-1)") : fmt::format("rank {}", c->entry.up)),
+                     channel, {r, static_cast<uint32_t>(d)}, {own[r]->line, c->line});
+      }
+    }
+  }
+  if (roots.size() > 1) {
+    problems.add(fmt::format("the {} has {} roots ({}), not one", tree, roots.size(), ranks_text(roots)), channel, roots,
+                 root_lines);
+  }
+  // Follow parent links from every rank: a walk longer than n is a cycle.
+  for (uint32_t r = 0; r < n; ++r) {
+    if (!own[r]) continue;
+    uint32_t at = r;
+    size_t steps = 0;
+    while (own[at] && own[at]->entry.up >= 0 && own[at]->entry.up < n && steps <= n) {
+      at = static_cast<uint32_t>(own[at]->entry.up);
+      ++steps;
+    }
+    if (steps > n) {
+      problems.add(fmt::format("the {}'s parent links from rank {} run in a cycle", tree, r), channel, {r},
+                   {own[r]->line});
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+// Only what the ranks present say is compared: a rank whose Trees line is
+// missing (lost output, per-rank file absent) is neither a parent nor a child
+// mismatch. 2.22+ runtime connection does not matter here: `Trees` lines are
+// printed at init whether or not the tree algorithm runs.
+void TreeInconsistent::check(const CheckContext& ctx, FindingSink& out) const {
+  for (const auto& comm : ctx.model.comms) {
+    if (comm.synthetic || comm.nranks < 2 || comm.trees.empty()) continue;
+    std::map<std::pair<bool, uint32_t>, std::vector<const TreeRecord*>> by_tree;
+    for (const auto& t : comm.trees) by_tree[{t.entry.nvls, t.entry.channel}].push_back(&t);
+    ChannelProblems problems;
+    for (const auto& [key, recs] : by_tree) check_tree(comm, key.second, key.first, recs, problems);
+    problems.emit(kInfo, ctx, comm, "tree", out);
+  }
+}
+
+}  // namespace nd

@@ -1,0 +1,45 @@
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "checks/topology/topology_rules.h"
+#include "checks/topology/topology_util.h"
+
+namespace nd {
+
+// Only communicators whose every rank is placed on a host: a log that lacks
+// some ranks' lines says nothing about how many ranks those hosts ran.
+void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const {
+  const JobModel& m = ctx.model;
+  for (const auto& comm : m.comms) {
+    if (comm.synthetic || comm.nranks < 2 || comm.ranks.size() != comm.nranks) continue;
+    std::map<uint32_t, std::vector<uint32_t>> per_host;
+    bool all_placed = true;
+    for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
+      if (comm.ranks[r].host == kNoHost || comm.ranks[r].init_line.line == 0) all_placed = false;
+      per_host[comm.ranks[r].host].push_back(r);
+    }
+    if (!all_placed || per_host.size() < 2) continue;
+    size_t lo = SIZE_MAX, hi = 0;
+    for (const auto& [h, ranks] : per_host) {
+      lo = std::min(lo, ranks.size());
+      hi = std::max(hi, ranks.size());
+    }
+    if (lo == hi) continue;
+    std::vector<std::string> parts;
+    std::vector<LineRef> lines;
+    std::map<std::string, size_t> by_name;
+    for (const auto& [h, ranks] : per_host) by_name[m.host_name(h)] = ranks.size();
+    for (const auto& [name, count] : by_name) parts.push_back(fmt::format("{} {}", name, count));
+    for (const auto& [h, ranks] : per_host) {
+      if (ranks.size() == lo || ranks.size() == hi) lines.push_back(comm.ranks[ranks.front()].init_line);
+    }
+    Finding f = make_finding(kInfo, fmt::format("{} hosts hold between {} and {} ranks each ({})", per_host.size(), lo,
+                                                hi, fmt::join(parts, ", ")));
+    f.comm = comm.key;
+    for (const auto& [name, count] : by_name) f.hosts.push_back(name);
+    f.evidence = evidence_of(m, lines, ctx.options.max_evidence);
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace nd

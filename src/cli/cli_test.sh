@@ -1,0 +1,50 @@
+#!/bin/sh
+# End-to-end checks of the catalogue options of the real binary: exit
+# statuses, error texts, and that rule lists do not swallow input names.
+#   cli_test.sh NCCL_DOCTOR SOURCE_ROOT
+set -u
+bin=$1
+log=$2/testdata/logs/2.18.3/four-node-one-socket-pair.log
+status=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect() {  # expect STATUS EXPECTED_FILE_CONTENT -- command...
+  want=$1 text=$2
+  shift 3
+  "$@" >"$tmp/out" 2>&1
+  got=$?
+  printf '%s\n' "$text" >"$tmp/want"
+  if [ "$got" -ne "$want" ] || ! diff -u "$tmp/want" "$tmp/out"; then
+    echo "FAIL ($got, expected $want): $*"
+    status=1
+  fi
+}
+
+expect 3 "--disable: unknown rule 'inter-node-sockets'; did you mean ND3001 (inter-node-socket)?
+Run with --help for more information." -- "$bin" check --disable inter-node-sockets "$log"
+expect 3 "--enable: bad rule range 'ND3999-ND3000': ND3999 comes after ND3000
+Run with --help for more information." -- "$bin" check --enable ND3999-ND3000 "$log"
+expect 3 "unknown rule 'ND3010'; did you mean ND3001 (inter-node-socket)?
+Run with --help for more information." -- "$bin" explain ND3010
+expect 3 "inputs is required
+Run with --help for more information." -- "$bin" check --enable ND3001
+"$bin" check --enable ND3001,inter-node-unknown-net --list-rules >"$tmp/list"
+if [ "$(cut -c1-6 "$tmp/list" | tr '\n' ' ')" != "ID     ND3001 ND3005 " ]; then
+  echo "FAIL: --list-rules after --enable lists:"; cat "$tmp/list"; status=1
+fi
+# A rule list followed by an input: the input is not taken for a rule.
+"$bin" check --color never --enable ND3001 "$log" >"$tmp/out"
+[ $? -eq 1 ] || { echo "FAIL: --enable ND3001 FILE should find the socket link (status 1)"; status=1; }
+"$bin" check --color never --disable ND3001 --disable ND3004,ND3005 "$log" >"$tmp/out"
+[ $? -eq 0 ] || { echo "FAIL: with ND3001 disabled the log passes"; cat "$tmp/out"; status=1; }
+tail -1 "$tmp/out" | grep -qx 'verdict: PASS (0 errors, 0 warnings, 0 notes)' || { echo "FAIL: verdict"; status=1; }
+# JUnit from the binary: well-formed, and the failing case is there.
+"$bin" check --format junit "$log" >"$tmp/junit.xml"
+[ $? -eq 1 ] || { echo "FAIL: junit exit status"; status=1; }
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/junit.xml" ||
+  { echo "FAIL: junit output is not well-formed XML"; status=1; }
+grep -q '<failure message="rank 3 on gpu002 -&gt; rank 4 on gpu003' "$tmp/junit.xml" ||
+  { echo "FAIL: junit lacks the socket failure"; status=1; }
+[ $status -eq 0 ] && echo ok
+exit $status

@@ -1,0 +1,57 @@
+#include "src/cli/rules_command.h"
+
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "src/pipeline.h"
+
+namespace nd {
+
+std::string render_rules_text(const Registry& registry, const RuleSelection& selection) {
+  size_t slug_width = 4;
+  for (const auto& r : registry.rules()) slug_width = std::max(slug_width, r->info().slug.size());
+  std::string out = fmt::format("{:<6}  {:<{}}  {:<8}  {}\n", "ID", "slug", slug_width, "severity", "summary");
+  for (const auto& r : registry.rules()) {
+    const RuleInfo& info = r->info();
+    if (!selection.enabled(info.id)) continue;
+    out += fmt::format("{:<6}  {:<{}}  {:<8}  {}\n", info.id, info.slug, slug_width, severity_name(info.severity),
+                       info.summary);
+  }
+  return out;
+}
+
+std::string render_rules_json(const Registry& registry, const RuleSelection& selection) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& r : registry.rules()) {
+    const RuleInfo& info = r->info();
+    if (!selection.enabled(info.id)) continue;
+    nlohmann::json aliases = nlohmann::json::array();
+    for (auto a : registry.aliases_of(info.id)) aliases.push_back(a);
+    rules.push_back({{"id", info.id},
+                     {"slug", info.slug},
+                     {"severity", severity_name(info.severity)},
+                     {"needs", info.needs == Needs::Log ? "log" : "hardware"},
+                     {"summary", info.summary},
+                     {"aliases", aliases}});
+  }
+  nlohmann::json doc = {{"schema", "nccl-doctor.rules/1"}, {"rules", rules}};
+  return doc.dump(2) + "\n";
+}
+
+void add_rules_command(CLI::App& app, int& exit_code) {
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* cmd = app.add_subcommand("rules", "List the rules: ID, slug, default severity, summary");
+  cmd->add_option("-f,--format", *format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->callback([format, &exit_code] {
+    RuleSelection all;
+    std::string out = *format == "json" ? render_rules_json(log_rules(), all) : render_rules_text(log_rules(), all);
+    exit_code = write_stdout(out) ? 0 : 2;
+  });
+}
+
+}  // namespace nd

@@ -1,0 +1,80 @@
+#include <doctest/doctest.h>
+
+#include "checks/registry.h"
+#include "src/model/model_fixture.h"
+#include "src/report/check_report.h"
+
+using namespace nd;
+
+namespace {
+
+class RingRule final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2001", "ring-not-closed", Severity::Error, Needs::Log, "rings"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext&, FindingSink&) const override {}
+};
+
+// NCCL 2.27.7: a runtime-connected ring link, no GRAPH lines, no listing.
+JobModel runtime_connected() {
+  return model_from({
+      "gpu01:2771:2771 [0] NCCL INFO NCCL version 2.27.7+cuda13.0",
+      "gpu01:2771:2771 [0] NCCL INFO [Rank 0] ncclCommInitRankConfig comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 "
+      "nvmlDev 0 busId 101c0 commId 0x52e965372ad155ed - Init START",
+      "gpu01:2772:2772 [1] NCCL INFO [Rank 1] ncclCommInitRankConfig comm 0x55d7869cef60 rank 1 nranks 2 cudaDev 1 "
+      "nvmlDev 1 busId 201c0 commId 0x52e965372ad155ed - Init START",
+      "gpu01:2771:2788 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+  });
+}
+
+}  // namespace
+
+TEST_CASE("GRAPH lines are missing only where an enabled rule needs them") {
+  JobModel m = runtime_connected();
+  JobSummary s = summarize(m, CheckOptions{});
+  auto all = find_gaps(m, s);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].reason ==
+        "the log has no GRAPH lines (`Ring NN : p -> r -> n`) and no ring listings: NCCL 2.27.7 connects rings at "
+        "their first use, so ring and tree checks see only part of them");
+  CHECK(all[0].rerun == "NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH");
+  CHECK(all[0].affects == std::vector<std::string>{"ND2"});
+
+  Registry without_topology;  // no ND2xxx rule: the gap concerns nobody
+  CHECK(find_gaps(m, s, without_topology, RuleSelection{}).empty());
+
+  Registry with_topology;
+  with_topology.add<RingRule>();
+  CHECK(find_gaps(m, s, with_topology, RuleSelection{}).size() == 1);
+  RuleSelection no_topology;
+  no_topology.disable("ND2001");
+  CHECK(find_gaps(m, s, with_topology, no_topology).empty());
+}
+
+TEST_CASE("a GRAPH ring line or a listing, or an older NCCL, closes the GRAPH gap") {
+  JobModel with_graph = model_from({
+      "gpu01:2771:2771 [0] NCCL INFO NCCL version 2.27.7+cuda13.0",
+      "gpu01:2771:2771 [0] NCCL INFO [Rank 0] ncclCommInitRankConfig comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 "
+      "nvmlDev 0 busId 101c0 commId 0x52e965372ad155ed - Init START",
+      "gpu01:2771:2771 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1",
+      "gpu01:2771:2788 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+  });
+  CHECK(find_gaps(with_graph, summarize(with_graph, CheckOptions{})).empty());
+  JobModel old = model_from({
+      "gpu01:2771:2771 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
+      "gpu01:2771:2771 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read",
+      "gpu01:2771:2771 [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 101c0 "
+      "commId 0x52e965372ad155ed - Init COMPLETE",
+  });
+  CHECK(find_gaps(old, summarize(old, CheckOptions{})).empty());
+}
+
+TEST_CASE("the gaps that end the list say which lines are missing and what to rerun with") {
+  JobModel warn_only = model_from({"gpu01:2771:2771 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4444> "
+                                   "with status=12 opcode=0 len=0 vendor err 129 (Recv)"});
+  auto gaps = find_gaps(warn_only, summarize(warn_only, CheckOptions{}));
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].reason == "the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)");
+  CHECK(gaps[0].rerun == "NCCL_DEBUG=INFO");
+  CHECK(gaps[0].affects.empty());
+}
