@@ -3,8 +3,7 @@
 set -eu
 packages="meson ninja-build pkg-config g++ python3
   libre2-dev libboost-graph-dev libcli11-dev libibverbs-dev doctest-dev
-  nlohmann-json3-dev libfmt-dev mandoc graphviz
-  clang libclang-rt-14-dev"
+  nlohmann-json3-dev libfmt-dev mandoc graphviz"
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $packages 2>/dev/null | awk '$4 != "installed" {print $1}')
 # dpkg-query omits packages it has never heard of; compare counts too.
 known=$(dpkg-query -W -f='${Package}\n' $packages 2>/dev/null | wc -l)

@@ -27,7 +27,8 @@ fi
 
 # A short libFuzzer run (clang, ASan+UBSan) over the line parsers and the
 # chunked reader; only the fuzz suite, so the unit tests do not run thrice.
-if [ "${ND_SKIP_FUZZ:-0}" != 1 ]; then
+# ND_FUZZ=1 turns it on.
+if [ "${ND_FUZZ:-0}" = 1 ]; then
   rm -f build-fuzz/meson-logs/testlog.json
   if [ ! -d build-fuzz ]; then
     CXX=clang++ meson setup build-fuzz -Dfuzz=true -Dwerror=false -Db_sanitize=address,undefined -Db_lundef=false \
