@@ -107,12 +107,19 @@ void register_aliases(Registry& r) {
   for (const auto& a : kRuleAliases) r.add_alias(a.name, a.id);
 }
 
+void Registry::sort_by_id() {
+  std::stable_sort(rules_.begin(), rules_.end(), [](const auto& a, const auto& b) { return a->info().id < b->info().id; });
+}
+
 const Registry& log_rules() {
   static const Registry registry = [] {
     Registry r;
     register_input_rules(r);
     register_topology_rules(r);
     register_transport_rules(r);
+    register_config_rules(r);
+    register_health_rules(r);
+    r.sort_by_id();
     register_aliases(r);
     return r;
   }();

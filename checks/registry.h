@@ -38,6 +38,8 @@ class Registry {
   // `name` inside a slug); nullptr when nothing is close.
   const Rule* suggest(std::string_view name) const;
   std::vector<std::string_view> aliases_of(std::string_view id) const;
+  // Orders the rules by ID, so each family can register its own block.
+  void sort_by_id();
 
  private:
   std::vector<std::unique_ptr<Rule>> rules_;
@@ -49,6 +51,8 @@ void register_transport_rules(Registry& r);
 void register_topology_rules(Registry& r);
 // Old slugs of renamed rules; see kRuleAliases in registry.cpp.
 void register_aliases(Registry& r);
+void register_config_rules(Registry& r);
+void register_health_rules(Registry& r);
 
 // Every log rule, in ID order.
 const Registry& log_rules();

@@ -328,6 +328,9 @@ Event classify_message(std::string_view msg) {
         if (msg.find(" via ") != std::string_view::npos) return parse_connection(msg);
         Event e = parse_ring_listing(msg);
         if (!std::holds_alternative<UnknownEvent>(e)) return e;
+      } else if (msg.starts_with("Comm config netName")) {
+        StringPiece a, b;
+        if (full(msg, PatternKind::EnvNetName, &a, &b)) return EnvEvent{sv(a), sv(b)};
       } else if (msg.starts_with("Coll")) {
         StringPiece ch, conn, rank, dir, transport;
         if (full(msg, PatternKind::CollNet, &ch, &conn, &rank, &dir, &transport)) {

@@ -22,6 +22,7 @@ enum class PatternKind {
   SettingAffinity,
   TopoCpuAffinity,
   GraphPattern,
+  EnvNetName,
   kCount,
 };
 
@@ -66,6 +67,8 @@ inline constexpr PatternRow kPatterns[] = {
     {PatternKind::GraphPattern,
      R"(^Pattern (\d+), crossNic (\d+), nChannels (\d+), (?:bw|speed) ([0-9.]+)/([0-9.]+), type (\w+)/(\w+), sameChannels (\d+))",
      "2.6+", "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1"},
+    {PatternKind::EnvNetName, R"(^Comm config netName reset to (NCCL_NET)=(.*?)\s*$)", "2.30+",
+     "Comm config netName reset to NCCL_NET=Socket"},
 };
 
 static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == static_cast<size_t>(PatternKind::kCount));

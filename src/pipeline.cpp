@@ -119,6 +119,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
     if (config.selection.enabled(rule->info().id)) rule->check(ctx, sink);
   }
   report.findings = std::move(sink.findings);
+  link_related(report.findings);
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });

@@ -25,7 +25,7 @@ expect 3 "--disable: unknown rule 'inter-node-sockets'; did you mean ND3001 (int
 Run with --help for more information." -- "$bin" check --disable inter-node-sockets "$log"
 expect 3 "--enable: bad rule range 'ND3999-ND3000': ND3999 comes after ND3000
 Run with --help for more information." -- "$bin" check --enable ND3999-ND3000 "$log"
-expect 3 "unknown rule 'ND3010'; did you mean ND3001 (inter-node-socket)?
+expect 3 "unknown rule 'ND3010'; did you mean ND2010 (few-channels)?
 Run with --help for more information." -- "$bin" explain ND3010
 expect 3 "inputs is required
 Run with --help for more information." -- "$bin" check --enable ND3001
@@ -38,7 +38,7 @@ fi
 [ $? -eq 1 ] || { echo "FAIL: --enable ND3001 FILE should find the socket link (status 1)"; status=1; }
 "$bin" check --color never --disable ND3001 --disable ND3004,ND3005 "$log" >"$tmp/out"
 [ $? -eq 0 ] || { echo "FAIL: with ND3001 disabled the log passes"; cat "$tmp/out"; status=1; }
-tail -1 "$tmp/out" | grep -qx 'verdict: PASS (0 errors, 0 warnings, 0 notes)' || { echo "FAIL: verdict"; status=1; }
+tail -1 "$tmp/out" | grep -q '^verdict: PASS (0 errors, 0 warnings, ' || { echo "FAIL: verdict"; status=1; }
 # JUnit from the binary: well-formed, and the failing case is there.
 "$bin" check --format junit "$log" >"$tmp/junit.xml"
 [ $? -eq 1 ] || { echo "FAIL: junit exit status"; status=1; }

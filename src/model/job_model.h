@@ -154,6 +154,32 @@ struct GraphPatternRecord {
   LineRef line;
 };
 
+// One NCCL process (host, pid): what it printed about communicator init. Lets
+// init-incomplete name processes of logs that print no `Init START` (< 2.18.3).
+struct ProcessRecord {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  LineRef first_line;
+  LineRef last_line;
+  uint64_t lines = 0;
+  uint32_t init_starts = 0;
+  uint32_t init_completes = 0;
+  int64_t own_rank = -1;  // from its own connection/ring/tree lines, -1 if none
+  bool init_phase = false;  // printed an init-phase line (network, listing, connection)
+  LineRef init_phase_line;  // the first of them
+};
+
+// Framework lines around NCCL's own (PyTorch ProcessGroupNCCL and friends).
+enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError };
+
+struct FrameworkRecord {
+  FrameworkKind kind = FrameworkKind::NcclError;
+  uint32_t host = kNoHost;              // pdsh host, when a launcher printed one
+  std::optional<uint32_t> launcher_rank;  // [rankN]: / srun label / OMPI tag
+  std::string text;                     // the payload, without launcher prefixes
+  LineRef line;
+};
+
 struct InputCounters {
   uint64_t lines = 0;
   uint64_t nccl_lines = 0;
@@ -186,6 +212,10 @@ struct JobModel {
   std::vector<AffinityRecord> affinities;        // one per (host, pid, gpu, text)
   std::vector<GraphPatternRecord> graph_patterns;  // one per (host, pid, shape)
   std::map<uint32_t, uint32_t> nics_per_host;    // devices in `NET/IB : Using [0]... [3]...`
+  uint64_t warnings_dropped = 0;      // WARNs past the cap, still counted
+  std::vector<FrameworkRecord> framework_errors;  // capped like warnings
+  std::vector<ProcessRecord> processes;           // filled by finish()
+  std::map<std::string, uint32_t> ip_hosts;       // OOB/bootstrap IPv4 -> host
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;
 

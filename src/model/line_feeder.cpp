@@ -25,16 +25,14 @@ struct Slot {
   size_t end = 0;
   uint64_t id = 0;
   uint64_t lines = 0;
+  bool line_by_line = false;  // parsed at merge time, see parse_chunk
   ParsedLines parsed;
 };
 
 // Cuts buffer[begin, end) into lines with LineReader's rules (a line longer
-// than max_line keeps its head and is flagged; "\r\n" ends a line too) and
-// parses each one.
-void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
-  ParsedLines& out = slot.parsed;
-  out.clear();
-  out.keep_per_operation = keep_per_operation;
+// than max_line keeps its head and is flagged; "\r\n" ends a line too).
+template <typename Fn>
+uint64_t for_each_line(const Slot& slot, size_t max_line, Fn fn) {
   const char* p = slot.buffer.data() + slot.begin;
   const char* end = slot.buffer.data() + slot.end;
   uint64_t n = 0;
@@ -49,10 +47,28 @@ void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
     } else {
       line.text = std::string_view(p, len > 0 && p[len - 1] == '\r' ? len - 1 : len);
     }
-    ModelBuilder::parse_line(line, out);
+    if (!fn(line)) break;
     p = nl ? nl + 1 : end;
   }
-  slot.lines = n;
+  return n;
+}
+
+void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
+  ParsedLines& out = slot.parsed;
+  out.clear();
+  out.keep_per_operation = keep_per_operation;
+  slot.line_by_line = false;
+  for_each_line(slot, max_line, [&](const Line& line) {
+    if (line.number == 1 && ModelBuilder::needs_line_by_line(line.text)) {
+      // Whether this line is the message of a `Last error:` before it is only
+      // known in order: the merge reads the chunk line by line.
+      slot.line_by_line = true;
+      return false;
+    }
+    ModelBuilder::parse_line(line, out);
+    return true;
+  });
+  slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
 }
 
 ssize_t read_retry(int fd, char* buf, size_t n) {
@@ -315,7 +331,14 @@ class Feeder {
       Slot* s = it->second;
       ready_.erase(it);
       lk.unlock();
-      builder_.apply(file_, lines_, s->parsed);
+      if (s->line_by_line) {
+        for_each_line(*s, options_.max_line, [&](const Line& line) {
+          builder_.add_line(file_, Line{line.text, lines_ + line.number, line.truncated});
+          return true;
+        });
+      } else {
+        builder_.apply(file_, lines_, s->parsed);
+      }
       lines_ += s->lines;
       s->parsed.clear();
       auto known = builder_.host_snapshot();

@@ -68,6 +68,9 @@ std::string describe(const JobModel& m) {
   for (const auto& w : m.warnings) out << fmt::format("warn {} {} {} {}\n", w.host, w.location, w.message, w.line.line);
   out << "unknown " << refs(m.unknown_samples) << "\nmalformed " << refs(m.malformed_samples) << "\n";
   out << fmt::format("nvls {} {}\n", m.max_nvls_channels, m.nvls_connected);
+  for (const auto& f : m.framework_errors) {
+    out << fmt::format("framework {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line);
+  }
   std::map<uint64_t, std::string> texts(m.line_text.begin(), m.line_text.end());
   for (const auto& [k, t] : texts) out << "text " << k << " " << t << "\n";
   return out.str();
@@ -159,6 +162,14 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
   content += "\r\n\n" + std::string(300, 'x') + "\ngpu01:1:1 [0] NCCL INFO " + std::string(200, 'y') + "\r\n";
   content += std::string(100, 'z') + "\r\n" + std::string(99, 'w') + "\r\n";
   content += "gpu01:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0\n";
+  // `Last error:` takes the next line, whatever it is, even across a seam.
+  for (int i = 0; i < 3; ++i) {
+    content += "[rank0]:[E ProcessGroupNCCL.cpp:1234] Watchdog caught collective operation timeout\n";
+    content += "torch.distributed.DistBackendError: NCCL error: unhandled system error, Last error:\n";
+    content += "gpu01:1:1 [0] NCCL INFO Using network IB\n";
+    content += "Last error:\nLast error:\nsocket timeout " + std::string(static_cast<size_t>(i * 40), 's') + "\n";
+    content += "Last error: inline body\n" + std::string(static_cast<size_t>(i * 31), '-') + "\n";
+  }
   content += "gpu77:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\r";
   std::string path = temp_file(content);
   for (size_t max_line : {size_t{100}, LineReader::kDefaultMaxLine}) {

@@ -1,6 +1,7 @@
 #include "src/model/model_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -34,6 +35,9 @@ uint32_t ModelBuilder::add_file(std::string display_name) {
 
 void ParsedLines::clear() {
   items.clear();
+  expect_last_error = false;
+  first_text = {};
+  first_number = first_items = first_nccl = first_info = first_warn = first_spliced = 0;
   bindings.clear();
   lines = truncated_lines = nccl_lines = info_lines = warn_lines = spliced_lines = 0;
   cleaned.clear();
@@ -64,13 +68,73 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
   apply(file, 0, single_);
 }
 
+namespace {
+
+// True when `text` ends in `Last error:` with nothing after it: the message
+// is on the next line. The same test as add_framework_line() makes.
+bool opens_last_error(std::string_view text, std::string& scratch) {
+  std::string_view payload = strip_envelope(strip_control(text, scratch)).payload;
+  size_t pos = payload.find("Last error:");
+  if (pos == std::string_view::npos) return false;
+  payload = payload.substr(pos + 11);
+  while (!payload.empty() && payload.front() == ' ') payload.remove_prefix(1);
+  return payload.empty();
+}
+
+void add_framework_item(ParsedLines& out, const Line& line, FrameworkKind kind, std::string_view raw,
+                        ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = item_kind;
+  item.framework = kind;
+  item.line = line.number;
+  item.raw = raw;
+}
+
+}  // namespace
+
+bool ModelBuilder::needs_line_by_line(std::string_view first_line) {
+  return memmem(first_line.data(), first_line.size(), "Last error:", 11) != nullptr;
+}
+
 void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
+  if (out.lines > 0) return parse_one_line(line, out);
+  // The first line of a batch may turn out to be the message of a `Last
+  // error:` line in the batch before; apply() then takes it back.
+  uint64_t nccl = out.nccl_lines, info = out.info_lines, warn = out.warn_lines, spliced = out.spliced_lines;
+  parse_one_line(line, out);
+  out.first_text = line.text;
+  out.first_number = line.number;
+  out.first_items = out.items.size();
+  out.first_nccl = out.nccl_lines - nccl;
+  out.first_info = out.info_lines - info;
+  out.first_warn = out.warn_lines - warn;
+  out.first_spliced = out.spliced_lines - spliced;
+}
+
+void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
   ++out.lines;
   if (line.truncated) ++out.truncated_lines;
-  // Cheap reject: every line the model uses holds "NCCL ", except launcher
-  // binding reports ("bound to", "cpu-bind"), which a second scan admits.
+  // `Last error:` puts ncclGetLastError's text on the next line, which holds
+  // no marker of its own (launcher-output.md §5.2).
+  if (out.expect_last_error) {
+    add_framework_item(out, line, FrameworkKind::LastError, line.text, ParsedLines::Kind::LastErrorText);
+    out.expect_last_error = opens_last_error(line.text, out.scratch);
+    return;
+  }
+  // Cheap reject: every NCCL line the model uses holds "NCCL "; the others it
+  // reads are launcher binding reports ("bound to", "cpu-bind") and PyTorch's
+  // watchdog and `Last error:` lines.
   if (!has_nccl(line.text)) {
-    if (line.text.size() >= 5 && has_binding_needle(line.text)) parse_binding_line(line, out);
+    if (line.text.size() >= 11) {
+      if (has_binding_needle(line.text)) {
+        parse_binding_line(line, out);
+      } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
+        add_framework_item(out, line, FrameworkKind::WatchdogTimeout, line.text);
+      } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
+        add_framework_item(out, line, FrameworkKind::LastError, line.text);
+        out.expect_last_error = opens_last_error(line.text, out.scratch);
+      }
+    }
     return;
   }
   std::string_view clean = line.text;
@@ -91,6 +155,15 @@ void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
     Envelope env = strip_envelope(segment);
     HeaderScan scan = scan_nccl_headers(env.payload);
     if (scan.count == 0) {
+      if (env.payload.find("NCCL error") != std::string_view::npos ||
+          env.payload.find("Watchdog caught") != std::string_view::npos) {
+        add_framework_item(out, line,
+                           env.payload.find("Watchdog caught") != std::string_view::npos
+                               ? FrameworkKind::WatchdogTimeout
+                               : FrameworkKind::NcclError,
+                           segment);
+        continue;
+      }
       std::string_view rest;
       if (is_raw_banner(env.payload, rest)) {
         Event ev = classify_message(env.payload);
@@ -143,9 +216,29 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
   c.info_lines += parsed.info_lines;
   c.warn_lines += parsed.warn_lines;
   c.spliced_lines += parsed.spliced_lines;
-  for (const auto& item : parsed.items) {
+  size_t first = 0;
+  if (expect_last_error_ && parsed.lines > 0) {
+    // The batch's first line is the message of the batch before's last line.
+    expect_last_error_ = false;
+    c.nccl_lines -= parsed.first_nccl;
+    c.info_lines -= parsed.first_info;
+    c.warn_lines -= parsed.first_warn;
+    c.spliced_lines -= parsed.first_spliced;
+    first = parsed.first_items;
+    LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + parsed.first_number, UINT32_MAX))};
+    add_framework_line(FrameworkKind::LastError, ref, parsed.first_text);
+  }
+  for (size_t k = first; k < parsed.items.size(); ++k) {
+    const auto& item = parsed.items[k];
     LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + item.line, UINT32_MAX))};
     switch (item.kind) {
+      case ParsedLines::Kind::Framework:
+        add_framework_line(item.framework, ref, item.raw);
+        break;
+      case ParsedLines::Kind::LastErrorText:
+        expect_last_error_ = false;
+        add_framework_line(item.framework, ref, item.raw);
+        break;
       case ParsedLines::Kind::Message:
         handle(ref, item.raw, item.header, item.event, item.spliced);
         break;
@@ -247,6 +340,61 @@ uint32_t count_nics(std::string_view list) {
 }
 
 }  // namespace
+void ModelBuilder::add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text) {
+  std::string_view clean = strip_control(text, scratch_);
+  Envelope env = strip_envelope(clean);
+  std::string_view payload = env.payload;
+  // A `Last error:` body may sit on the same line ("Last error: socket...").
+  if (kind == FrameworkKind::LastError) {
+    if (size_t pos = payload.find("Last error:"); pos != std::string_view::npos) {
+      payload = payload.substr(pos + 11);
+      while (!payload.empty() && payload.front() == ' ') payload.remove_prefix(1);
+      if (payload.empty()) {
+        expect_last_error_ = true;
+        return;
+      }
+    }
+    if (payload.empty()) return;
+  }
+  if (model_.framework_errors.size() >= JobModel::kMaxWarnings) {
+    ++model_.warnings_dropped;
+    return;
+  }
+  FrameworkRecord r;
+  r.kind = kind;
+  // Only a host the log already knows: `torch.distributed.DistBackendError: `
+  // looks like a pdsh prefix too.
+  if (!env.launcher_host.empty()) {
+    if (auto id = model_.hosts.find(env.launcher_host)) r.host = *id;
+  }
+  r.launcher_rank = env.launcher_rank;
+  r.text = valid_utf8(payload.substr(0, 4096));
+  r.line = ref;
+  remember_text(0, ref, clean);
+  model_.framework_errors.push_back(std::move(r));
+  // "NCCL error in: ..." is followed by a detail line, then `Last error:`.
+}
+
+// `OOB ib0:10.0.4.19<0>`, `[0]eno1:192.168.50.11<0>`, `Bootstrap : Using ib0:10.1.0.10<0>`:
+// every IPv4 address that ends in `<port>` belongs to this host.
+void ModelBuilder::learn_addresses(std::string_view text, uint32_t host) {
+  size_t pos = 0;
+  while ((pos = text.find('<', pos)) != std::string_view::npos) {
+    size_t start = pos;
+    while (start > 0 && (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.')) --start;
+    std::string_view ip = text.substr(start, pos - start);
+    ++pos;
+    if (ip.size() < 7 || std::count(ip.begin(), ip.end(), '.') != 3 || start == 0 || text[start - 1] != ':') continue;
+    if (model_.ip_hosts.size() < 100000) model_.ip_hosts.emplace(std::string(ip), host);
+  }
+}
+
+void ModelBuilder::mark_init_phase(Process& p, LineRef ref, std::string_view raw) {
+  if (p.init_phase) return;
+  p.init_phase = true;
+  p.init_phase_line = ref;
+  remember_text(0, ref, raw);
+}
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
   if (auto id = model_.hosts.find(host)) return *id;
@@ -289,6 +437,8 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
   Process& p = process(host, h.pid);
   p.host = host;
   p.pid = h.pid;
+  if (p.lines++ == 0) p.first_line = ref;
+  p.last_line = ref;
   if (observer_) observer_(ref, h, ev);
 
   std::visit(
@@ -317,21 +467,28 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           r.transport = intern_transport(e.transport);
           r.line = ref;
           uint32_t own = e.direction == Direction::Receive ? e.receiver : e.sender;
+          mark_init_phase(p, ref, raw);
+          if (p.own_rank < 0) p.own_rank = own;
           uint32_t peer = e.direction == Direction::Receive ? e.sender : e.receiver;
           remember_text((uint64_t{host} << 40) ^ (uint64_t{r.transport} << 24) ^ peer ^ (1ull << 63), ref, raw);
           route(p, ref, own, std::max(e.sender, e.receiver), r);
         } else if constexpr (std::is_same_v<T, RingListingEvent>) {
           remember_text(0, ref, raw);
           ListingRecord r{static_cast<uint16_t>(e.channel), e.ranks, e.truncated, ref};
+          mark_init_phase(p, ref, raw);
           uint32_t max_rank = e.ranks.empty() ? 0 : *std::max_element(e.ranks.begin(), e.ranks.end());
           route(p, ref, 0, max_rank, std::move(r));
         } else if constexpr (std::is_same_v<T, GraphRingEvent>) {
           remember_text(0, ref, raw);
           GraphRingRecord r{static_cast<uint16_t>(e.channel), e.prev, e.me, e.next, ref};
+          mark_init_phase(p, ref, raw);
+          if (p.own_rank < 0) p.own_rank = e.me;
           auto max_rank = static_cast<uint32_t>(std::max({e.prev, e.me, e.next}));
           route(p, ref, static_cast<uint32_t>(e.me), max_rank, r);
         } else if constexpr (std::is_same_v<T, TreesEvent>) {
           remember_text(0, ref, raw);
+          mark_init_phase(p, ref, raw);
+          if (p.own_rank < 0 && !e.entries.empty()) p.own_rank = e.entries.front().me;
           for (const auto& entry : e.entries) {
             int64_t m = std::max({entry.up, entry.me, entry.down[0], entry.down[1], entry.down[2]});
             route(p, ref, static_cast<uint32_t>(entry.me), static_cast<uint32_t>(m), TreeRecord{entry, ref});
@@ -354,6 +511,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
         } else if constexpr (std::is_same_v<T, UsingNetworkEvent>) {
           remember_text(0, ref, raw);
           observe(model_.using_network, e.name, host, h.pid, ref);
+          mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
           remember_text(0, ref, raw);
           observe(model_.net_using, e.net, host, h.pid, ref);
@@ -361,6 +519,8 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
             uint32_t& nics = model_.nics_per_host[host];
             nics = std::max(nics, count_nics(e.list));
           }
+          learn_addresses(e.list, host);
+          mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, AffinityEvent>) {
           add_affinity(host, h.pid, ref, raw, e);
         } else if constexpr (std::is_same_v<T, GraphPatternEvent>) {
@@ -371,6 +531,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
                                              std::string(e.type_intra), std::string(e.type_inter), ref});
           }
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
+          if (!model_.driver_versions.count(e.version)) remember_text(0, ref, raw);
           auto& list = model_.driver_versions[e.version];
           if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, h.pid}).second) {
             list.push_back({host, h.pid, ref});
@@ -386,11 +547,15 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           if (model_.warnings.size() < JobModel::kMaxWarnings) {
             remember_text(0, ref, raw);
             model_.warnings.push_back({host, h.pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});
+          } else {
+            ++model_.warnings_dropped;
           }
         } else if constexpr (std::is_same_v<T, IgnoredEvent>) {
           std::string_view msg = h.payload;
           if (is_per_operation(msg)) {
             // COLL/TUNING lines: nothing for the model (parse_line skips them).
+          } else if (msg.starts_with("Bootstrap")) {
+            learn_addresses(msg, host);
           } else if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
             size_t start = msg.rfind(' ', pos - 1);
             start = start == std::string_view::npos ? 0 : start + 1;
@@ -446,7 +611,12 @@ void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const I
     p.slots.push_back({comm, ev.rank, ev.nranks, ptr, ev.phase == InitPhase::Start});
     slot = &p.slots.back();
   }
-  if (ev.phase == InitPhase::Start) p.saw_start = true;
+  if (ev.phase == InitPhase::Start) {
+    p.saw_start = true;
+    ++p.init_starts;
+  } else {
+    ++p.init_completes;
+  }
   auto& comm = model_.comms[slot->comm];
   RankInfo& info = comm.rank(ev.rank);
   info.host = p.host;
@@ -532,6 +702,20 @@ void ModelBuilder::flush_pending(Process& p, const CommSlot& slot) {
 }
 
 void ModelBuilder::finish() {
+  for (auto& [key, p] : processes_) {
+    ProcessRecord rec;
+    rec.host = p.host;
+    rec.pid = p.pid;
+    rec.first_line = p.first_line;
+    rec.last_line = p.last_line;
+    rec.lines = p.lines;
+    rec.init_starts = p.init_starts;
+    rec.init_completes = p.init_completes;
+    rec.own_rank = p.own_rank;
+    rec.init_phase = p.init_phase || p.init_starts > 0;
+    rec.init_phase_line = p.init_phase_line;
+    model_.processes.push_back(rec);
+  }
   for (auto& [key, p] : processes_) {
     for (auto& item : p.pending) {
       const CommSlot* chosen = nullptr;

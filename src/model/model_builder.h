@@ -34,12 +34,15 @@ struct ParsedLines {
     Banner,        // header-less `NCCL version` banner; header.host = launcher host
     HostSighting,  // a per-operation line: only its host name matters
     Binding,       // a launcher's CPU binding report: bindings[index]
+    Framework,     // a framework's error line (watchdog, `Last error:`, NCCL error)
+    LastErrorText, // the line after `Last error:`, whatever it holds
   };
   struct Item {
     Kind kind = Kind::Message;
     bool spliced = false;  // text glued before the header may have eaten into the host
     uint64_t line = 0;     // Line::number as given to parse_line
     uint32_t index = 0;    // Binding: into `bindings`
+    FrameworkKind framework = FrameworkKind::LastError;
     std::string_view raw;  // the line segment, for evidence
     NcclHeader header;
     Event event;
@@ -54,6 +57,14 @@ struct ParsedLines {
   uint64_t spliced_lines = 0;
   // An observer sees every NCCL line, so per-operation lines stay messages.
   bool keep_per_operation = false;
+  // The last line parsed opened a `Last error:` message.
+  bool expect_last_error = false;
+  // The first line's share, taken back when it turns out to be the message
+  // of a `Last error:` line at the end of the batch before.
+  std::string_view first_text;
+  uint64_t first_number = 0;
+  size_t first_items = 0;
+  uint64_t first_nccl = 0, first_info = 0, first_warn = 0, first_spliced = 0;
   std::deque<std::string> cleaned;  // lines that had control bytes, cleaned
   std::string scratch;
   // Hosts already named by an item, or interned before these lines were
@@ -77,6 +88,9 @@ class ModelBuilder {
   // Cuts one line into messages; reads nothing but its arguments, so any
   // number of threads may parse at once.
   static void parse_line(const Line& line, ParsedLines& out);
+  // The first line of a multi-line batch must not hold "Last error:" (see
+  // line_feeder.cpp, which applies such a chunk line by line).
+  static bool needs_line_by_line(std::string_view first_line);
   // Merges parsed lines in order; an item's line number is line_base + Item::line.
   void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
   bool has_observer() const { return static_cast<bool>(observer_); }
@@ -128,9 +142,18 @@ class ModelBuilder {
     std::vector<Pending> pending;
     bool saw_start = false;
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
+    LineRef first_line;
+    LineRef last_line;
+    uint64_t lines = 0;
+    uint32_t init_starts = 0;
+    uint32_t init_completes = 0;
+    int64_t own_rank = -1;
+    bool init_phase = false;
+    LineRef init_phase_line;
   };
 
   static void parse_binding_line(const Line& line, ParsedLines& out);
+  static void parse_one_line(const Line& line, ParsedLines& out);
   void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
   void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
@@ -145,6 +168,9 @@ class ModelBuilder {
   void infer_hosts_from_local_links(Communicator& comm);
   size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
   uint32_t resolve_host(std::string_view host, bool spliced);
+  void add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text);
+  void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
+  void learn_addresses(std::string_view text, uint32_t host);
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
   void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
@@ -163,6 +189,8 @@ class ModelBuilder {
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
+  bool expect_last_error_ = false;
+  std::string scratch_;  // for the applying side
 };
 
 }  // namespace nd

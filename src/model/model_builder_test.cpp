@@ -117,3 +117,45 @@ TEST_CASE("nNodes and NVLS channel counts are recorded") {
   CHECK(m.comms[0].nnodes == 2);
   CHECK(m.max_nvls_channels == 16);
 }
+
+TEST_CASE("PyTorch watchdog, NCCL error and Last error lines are kept though they are not NCCL lines") {
+  auto m = model_from({
+      "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+      "[rank1]: torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1333, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.6",
+      "[rank1]: Last error:",
+      "[rank1]: socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host",
+      "an ordinary line",
+  });
+  REQUIRE(m.framework_errors.size() == 3);
+  CHECK(m.framework_errors[0].kind == FrameworkKind::WatchdogTimeout);
+  CHECK(m.framework_errors[0].launcher_rank == 1u);
+  CHECK(m.framework_errors[0].text.starts_with("[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog"));
+  CHECK(m.framework_errors[1].kind == FrameworkKind::NcclError);
+  CHECK(m.framework_errors[2].kind == FrameworkKind::LastError);
+  CHECK(m.framework_errors[2].text == "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host");
+  CHECK(m.framework_errors[2].line.line == 4);
+}
+
+TEST_CASE("OOB and bootstrap addresses map IPs to hosts; processes record their init progress") {
+  auto m = model_from({
+      "gpu07:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_3:1/IB [RO]; OOB ib0:10.1.0.7<0>",
+      "gpu08:2:2 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.8<0>",
+      "gpu08:2:2 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via NET/IB/0",
+      "gpu07:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
+  });
+  CHECK(m.ip_hosts.at("10.1.0.7") == *m.hosts.find("gpu07"));
+  CHECK(m.ip_hosts.at("10.1.0.8") == *m.hosts.find("gpu08"));
+  REQUIRE(m.processes.size() == 2);
+  const auto& p8 = m.processes[0].host == *m.hosts.find("gpu08") ? m.processes[0] : m.processes[1];
+  CHECK(p8.own_rank == 1);
+  CHECK(p8.init_phase);
+  CHECK(p8.init_completes == 0);
+  CHECK(p8.init_phase_line.line == 3);
+}
+
+TEST_CASE("2.30 echoes NCCL_NET as a comm config line") {
+  auto m = model_from({"gpu07:1:1 [0] NCCL INFO Comm config netName reset to NCCL_NET=Socket"});
+  REQUIRE(m.env.size() == 1);
+  CHECK(m.env[0].name == "NCCL_NET");
+  CHECK(m.env[0].value == "Socket");
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -237,6 +238,26 @@ int exit_code(const CheckReport& report, FailOn fail_on) {
   if (report.verdict == Verdict::Fail) return 1;
   if (report.verdict == Verdict::Inconclusive && fail_on == FailOn::Inconclusive) return 1;
   return 0;
+}
+
+void link_related(std::vector<Finding>& findings) {
+  std::set<std::string> fired;
+  for (const auto& f : findings) fired.insert(f.id);
+  for (auto& f : findings) {
+    std::erase_if(f.related, [&](const std::string& id) { return !fired.count(id) || id == f.id; });
+  }
+  std::map<std::string, std::set<std::string>> back;
+  for (const auto& f : findings) {
+    for (const auto& id : f.related) back[id].insert(f.id);
+  }
+  for (auto& f : findings) {
+    auto it = back.find(f.id);
+    if (it == back.end()) continue;
+    for (const auto& id : it->second) {
+      if (std::find(f.related.begin(), f.related.end(), id) == f.related.end()) f.related.push_back(id);
+    }
+    std::sort(f.related.begin(), f.related.end());
+  }
 }
 
 }  // namespace nd

@@ -59,6 +59,9 @@ std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary);
 // The gaps that leave some enabled rule of `registry` undecided.
 std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
                            const RuleSelection& selection);
+// Keeps only the related IDs that fired and makes the links two-way, so that
+// a transport finding names the setting that caused it and vice versa.
+void link_related(std::vector<Finding>& findings);
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on);
 // 0 clean, 1 failing findings (or inconclusive with --fail-on inconclusive),
 // 2 some input could not be read.

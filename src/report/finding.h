@@ -29,6 +29,9 @@ struct Finding {
   std::vector<uint32_t> ranks;
   std::vector<uint32_t> channels;
   std::vector<Evidence> evidence;
+  // IDs of findings this one explains or is explained by ("ND3001"); JSON
+  // key "related", omitted when empty.
+  std::vector<std::string> related;
 };
 
 // Why the log cannot support a verdict, and what to rerun with.

@@ -16,6 +16,7 @@ json finding_json(const Finding& f) {
             {"channels", f.channels},
             {"evidence", evidence}};
   if (!f.comm.empty()) j["communicator"] = f.comm;
+  if (!f.related.empty()) j["related"] = f.related;
   return j;
 }
 

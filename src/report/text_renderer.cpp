@@ -40,6 +40,7 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
       out += fmt::format("    {}:{}: {}\n", printable(e.file), e.line, printable(e.text));
     }
   }
+  if (!f.related.empty()) out += fmt::format("    related: {}\n", fmt::join(f.related, ", "));
   return out;
 }
 

@@ -1,0 +1,107 @@
+#include <doctest/doctest.h>
+
+#include "checks/check_fixture.h"
+#include "checks/config/config_rules.h"
+#include "src/model/model_fixture.h"
+
+using namespace nd;
+
+TEST_CASE("NCCL_IB_DISABLE=1 on a two-host job is named as the cause of the socket links") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "gpuB:200:200 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "gpuA:100:100 [0] NCCL INFO Using network Socket",
+      "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
+      "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0",
+  });
+  auto f = run_rule<EnvForcesSlowPath>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message == "NCCL_IB_DISABLE=1 (echoed by gpuA, gpuB): it turns off NCCL's InfiniBand/RoCE transport, "
+                        "which is why inter-node traffic goes over TCP sockets (inter-node-socket, ND3001)");
+  CHECK(f[0].related == std::vector<std::string>{"ND3001"});
+  REQUIRE(f[0].evidence.size() == 2);
+  CHECK(f[0].evidence[0].text == "gpuA:100:100 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.");
+}
+
+TEST_CASE("on one host the network settings do not matter") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
+  });
+  CHECK(run_rule<EnvForcesSlowPath>(m).empty());
+}
+
+TEST_CASE("2.30 echoes NCCL_NET; earlier versions are inferred from Using network Socket with IB present") {
+  auto echoed = model_from({
+      "gpuA:100:100 [0] NCCL INFO Comm config netName reset to NCCL_NET=Socket",
+      "gpuB:200:200 [0] NCCL INFO Comm config netName reset to NCCL_NET=Socket",
+  });
+  auto f = run_rule<EnvForcesSlowPath>(echoed);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "NCCL_NET=Socket (echoed by gpuA, gpuB): it selects the TCP socket network for inter-node traffic");
+  CHECK(f[0].severity == Severity::Warning);
+  auto inferred = model_from({
+      "gpuA:100:100 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.1.0.10<0>",
+      "gpuA:100:100 [0] NCCL INFO Using network Socket",
+      "gpuB:200:200 [0] NCCL INFO Using network Socket",
+  });
+  f = run_rule<EnvForcesSlowPath>(inferred);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.starts_with("NCCL chose network Socket although NET/IB : Using lists RDMA devices"));
+  CHECK(f[0].evidence.size() == 2);
+}
+
+TEST_CASE("P2P and SHM disabled together leave only the network") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1",
+      "gpuA:100:100 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 1.",
+      "gpuA:100:100 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct",
+  });
+  auto f = run_rule<EnvForcesSlowPath>(m);
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].message == "NCCL_P2P_DISABLE=1 (echoed by gpuA): it turns off CUDA peer-to-peer (NVLink and PCIe P2P), "
+                        "which is why GPUs of one host exchange data through host shared memory (intra-node-shm, ND3002)");
+  CHECK(f[1].message == "NCCL_SHM_DISABLE=1 (echoed by gpuA): together with NCCL_P2P_DISABLE=1 it leaves GPUs of one "
+                        "host only the network (NET) to talk through (intra-node-net, ND3003)");
+}
+
+TEST_CASE("loopback and docker interfaces, and exclusion lists that are fine") {
+  auto lo = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
+      "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
+  });
+  auto f = run_rule<EnvForcesSlowPath>(lo);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  auto docker = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to docker0",
+      "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to docker0",
+  });
+  f = run_rule<EnvForcesSlowPath>(docker);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+  auto excluded = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ^docker,lo",
+      "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ^docker,lo",
+  });
+  CHECK(run_rule<EnvForcesSlowPath>(excluded).empty());
+}
+
+TEST_CASE("a low NCCL_NET_GDR_LEVEL explains RDMA links without GDR") {
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC",
+      "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0",
+      "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/0",
+  });
+  auto f = run_rule<EnvForcesSlowPath>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "NCCL_NET_GDR_LEVEL=LOC (echoed by gpuA): it turns GPUDirect RDMA off, which is why inter-node "
+                        "RDMA links run without /GDRDMA (no-gpudirect-rdma, ND3004)");
+  CHECK(f[0].related == std::vector<std::string>{"ND3004"});
+  auto phb = model_from({
+      "gpuA:100:100 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PHB",
+      "gpuB:200:200 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PHB",
+  });
+  CHECK(run_rule<EnvForcesSlowPath>(phb).empty());
+}

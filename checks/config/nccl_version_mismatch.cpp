@@ -1,0 +1,101 @@
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "checks/config/config_rules.h"
+#include "checks/config/evidence.h"
+
+namespace nd {
+
+bool multi_node(const JobModel& model) {
+  if (model.hosts.size() >= 2) return true;
+  for (const auto& c : model.comms) {
+    if (c.nnodes >= 2) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// NCCL_VERSION_CODE: 2.9+ is major*10000 + minor*100 + patch, older ones
+// major*1000 + minor*100 + patch.
+std::string decode_version_code(std::string_view code) {
+  if (code.size() > 6) return std::string(code);
+  unsigned long v = 0;
+  for (char c : code) v = v * 10 + static_cast<unsigned long>(c - '0');
+  if (code.size() >= 5) return fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
+  if (code.size() == 4) return fmt::format("{}.{}.{}", v / 1000, v / 100 % 10, v % 100);
+  return std::string(code);
+}
+
+std::string who(const JobModel& model, const std::vector<Observation>& obs) {
+  std::set<std::string> hosts;
+  for (const auto& o : obs) {
+    if (o.host != kNoHost) hosts.insert(model.host_name(o.host));
+  }
+  // Raw stdout banners (<= 2.21) without a launcher prefix name no process.
+  if (hosts.empty()) return fmt::format("in the stdout banner at {}", model.where(obs.front().line));
+  size_t n = obs.size();
+  return fmt::format("on {} ({} process{})", fmt::join(hosts, ", "), n, n == 1 ? "" : "es");
+}
+
+}  // namespace
+
+// The banner comes in three forms (raw stdout up to 2.21, an INFO line from
+// 2.22, header-less with a launcher prefix); the builder folds them into
+// model.versions. NCCL 2.23+ also checks itself and WARNs.
+void NcclVersionMismatch::check(const CheckContext& ctx, FindingSink& out) const {
+  const JobModel& m = ctx.model;
+  std::optional<Finding> f;
+  if (m.versions.size() > 1) {
+    f = make_finding(kInfo, "");
+    std::vector<std::string> parts;
+    std::set<uint32_t> hosts;
+    for (const auto& [version, obs] : m.versions) {
+      parts.push_back(fmt::format("{} {}", version, who(m, obs)));
+      for (const auto& o : obs) hosts.insert(o.host);
+      cite(m, *f, obs.front().line, ctx.options.max_evidence + 1);
+    }
+    f->hosts = host_names(m, hosts);
+    f->message = fmt::format("the job loads {} NCCL versions: {}", m.versions.size(), fmt::join(parts, "; "));
+  }
+  static const RE2 kMismatch(R"(Mismatched NCCL version detected : rank (\d+) version (\d+) rank (\d+) version (\d+))");
+  std::set<uint32_t> warn_hosts;
+  for (const auto& w : m.warnings) {
+    std::string r1, v1, r2, v2;
+    if (!RE2::PartialMatch(w.message, kMismatch, &r1, &v1, &r2, &v2)) continue;
+    if (!f) {
+      f = make_finding(kInfo, fmt::format("NCCL detected mismatched versions: rank {} has {}, rank {} has {}", r1,
+                                          decode_version_code(v1), r2, decode_version_code(v2)));
+    }
+    warn_hosts.insert(w.host);
+    cite(m, *f, w.line, ctx.options.max_evidence + 1);
+  }
+  if (!f) return;
+  if (f->hosts.empty()) f->hosts = host_names(m, warn_hosts);
+  out.add(std::move(*f));
+}
+
+void CudaDriverMismatch::check(const CheckContext& ctx, FindingSink& out) const {
+  const JobModel& m = ctx.model;
+  if (m.driver_versions.size() < 2) return;
+  Finding f = make_finding(kInfo, "");
+  std::vector<std::string> parts;
+  std::set<uint32_t> all;
+  for (auto it = m.driver_versions.rbegin(); it != m.driver_versions.rend(); ++it) {
+    std::set<uint32_t> hosts;
+    for (const auto& o : it->second) hosts.insert(o.host);
+    all.insert(hosts.begin(), hosts.end());
+    auto names = host_names(m, hosts);
+    parts.push_back(fmt::format("{} (CUDA {}.{}) on {}", it->first, it->first / 1000, it->first % 1000 / 10,
+                                names.empty() ? std::string("?") : fmt::format("{}", fmt::join(names, ", "))));
+    cite(m, f, it->second.front().line, ctx.options.max_evidence + 1);
+  }
+  f.hosts = host_names(m, all);
+  f.message = fmt::format("hosts run different CUDA drivers (cudaDriverVersion): {}", fmt::join(parts, "; "));
+  out.add(std::move(f));
+}
+
+}  // namespace nd

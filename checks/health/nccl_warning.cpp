@@ -1,0 +1,264 @@
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "checks/config/evidence.h"
+#include "checks/health/health_rules.h"
+#include "checks/health/warn_classes.h"
+#include "src/util/numbers.h"
+#include "src/util/ranges.h"
+
+namespace nd {
+namespace {
+
+// One finding's worth of identical WARNs.
+struct Group {
+  WarnClass cls;
+  std::string key;
+  std::string text;  // first message as printed
+  std::string location;
+  LineRef first;
+  size_t count = 0;
+  size_t from_pytorch = 0;  // `Last error:` bodies
+  std::map<std::string, size_t> per_host;
+  std::set<std::string> peers;
+  std::vector<LineRef> lines;
+};
+
+// "Got completion ... 10.1.0.8<49513>" -> "10.1.0.8 (gpu08)" when the log maps it.
+std::string describe_peer(const JobModel& m, const std::string& peer) {
+  auto it = m.ip_hosts.find(peer);
+  if (it == m.ip_hosts.end()) return peer;
+  return fmt::format("{} ({})", peer, m.host_name(it->second));
+}
+
+// Messages that differ only in numbers (sizes, ports, pointers) are one kind.
+std::string mask_digits(std::string_view s) {
+  std::string out;
+  bool in_number = false;
+  for (char c : s.substr(0, 200)) {
+    bool digit = c >= '0' && c <= '9';
+    if (digit && !in_number) out += '#';
+    if (!digit) out += c;
+    in_number = digit;
+  }
+  return out;
+}
+
+std::string counts(const Group& g) {
+  std::vector<std::string> parts;
+  for (const auto& [host, n] : g.per_host) {
+    if (parts.size() == 6) {
+      parts.push_back("...");
+      break;
+    }
+    parts.push_back(fmt::format("{} {}", host, n));
+  }
+  std::string where = g.per_host.size() > 1 || g.count > 1 ? fmt::format(": {}", fmt::join(parts, ", ")) : "";
+  size_t warns = g.count - g.from_pytorch;
+  std::string what = warns == 0 ? std::string() : warns == 1 ? "1 WARN" : fmt::format("{} WARNs", warns);
+  if (g.from_pytorch > 0) {
+    what += fmt::format("{}{} PyTorch 'Last error'", what.empty() ? "" : " and ", g.from_pytorch);
+  }
+  return fmt::format("{}{}", what, where);
+}
+
+void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
+  static const RE2 kWork(R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+).*?Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds)");
+  static const RE2 kRank(R"(\[Rank (\d+)\])");
+  struct Timeout {
+    uint64_t seq;
+    std::string op;
+    uint64_t timeout_ms;
+    uint64_t ran_ms;
+  };
+  std::map<int64_t, Timeout> by_rank;  // lowest SeqNum per rank (-1: unknown rank)
+  Finding f = make_finding(info, "");
+  f.severity = Severity::Error;
+  std::set<uint32_t> hosts;
+  for (const auto& r : m.framework_errors) {
+    if (r.kind != FrameworkKind::WatchdogTimeout) continue;
+    std::string seq, op, timeout, ran, rank;
+    if (!RE2::PartialMatch(r.text, kWork, &seq, &op, &timeout, &ran)) continue;
+    int64_t rk = -1;
+    if (RE2::PartialMatch(r.text, kRank, &rank)) {
+      rk = static_cast<int64_t>(parse_u32(rank).value_or(0));
+    } else if (r.launcher_rank) {
+      rk = *r.launcher_rank;
+    }
+    Timeout t{parse_u64(seq).value_or(0), op, parse_u64(timeout).value_or(0), parse_u64(ran).value_or(0)};
+    auto [it, fresh] = by_rank.emplace(rk, t);
+    if (!fresh && t.seq < it->second.seq) it->second = t;
+    if (fresh) cite(m, f, r.line, options.max_evidence);
+    hosts.insert(r.host);
+  }
+  if (by_rank.empty()) return;
+  auto lowest = std::min_element(by_rank.begin(), by_rank.end(),
+                                 [](const auto& a, const auto& b) { return a.second.seq < b.second.seq; });
+  std::vector<uint32_t> ranks;
+  std::set<uint64_t> seqs;
+  for (const auto& [rk, t] : by_rank) {
+    if (rk >= 0) ranks.push_back(static_cast<uint32_t>(rk));
+    seqs.insert(t.seq);
+  }
+  const Timeout& t = lowest->second;
+  std::string who = ranks.empty() ? std::string("a rank") : fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s",
+                                                                         format_ranges(ranks));
+  f.message = fmt::format("PyTorch's NCCL watchdog timed out on {}: {} SeqNum={} ran for {} ms (timeout {} ms)", who,
+                          t.op, t.seq, t.ran_ms, t.timeout_ms);
+  if (seqs.size() > 1 && lowest->first >= 0) {
+    f.message += fmt::format("; rank {} is furthest behind (lowest SeqNum {}): look at it first", lowest->first, t.seq);
+  }
+  f.message += "; NCCL prints no WARN for a hung collective: a rank that stopped calling it (crash, desync, data "
+               "loader) or a stalled network link is the usual cause";
+  f.ranks = ranks;
+  f.hosts = host_names(m, hosts);
+  out.add(std::move(f));
+}
+
+void backend_error_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
+  // `NCCL error in: <file>:<line>, <ncclGetErrorString>, NCCL version X` and
+  // the async `... raised the following async exception: NCCL error: <text>`.
+  static const RE2 kIn(R"(NCCL error in: \S+, (.*?)(?:, NCCL version (\S+))?$)");
+  static const RE2 kAsync(R"(NCCL error: (.*)$)");
+  std::map<std::string, Finding> by_error;
+  std::map<std::string, std::set<uint32_t>> ranks;
+  for (const auto& r : m.framework_errors) {
+    if (r.kind != FrameworkKind::NcclError) continue;
+    std::string error, version;
+    if (!RE2::PartialMatch(r.text, kIn, &error, &version) && !RE2::PartialMatch(r.text, kAsync, &error)) continue;
+    auto [it, fresh] = by_error.try_emplace(error, make_finding(info, ""));
+    Finding& f = it->second;
+    if (fresh) {
+      f.severity = Severity::Error;
+      std::string meaning =
+          error.starts_with("unhandled system error") ? "a system call or the network failed (the WARN or 'Last "
+                                                         "error' lines say which)"
+          : error.starts_with("unhandled cuda error") ? "a CUDA call failed"
+          : error.starts_with("remote process exited") ? "a peer process exited or the network failed"
+          : error.starts_with("internal error") ? "NCCL hit an internal check (often a remote failure seen late)"
+          : error.starts_with("invalid") ? "the application called NCCL wrongly (NCCL_DEBUG=WARN says how)"
+                                          : "";
+      f.message = fmt::format("PyTorch raised an NCCL error{}: {}{}",
+                              version.empty() ? std::string() : fmt::format(" (NCCL {})", version), error,
+                              meaning.empty() ? std::string() : "; " + meaning);
+    }
+    if (r.launcher_rank) ranks[error].insert(*r.launcher_rank);
+    if (r.host != kNoHost) f.hosts.push_back(m.host_name(r.host));
+    cite(m, f, r.line, options.max_evidence);
+  }
+  for (auto& [error, f] : by_error) {
+    std::sort(f.hosts.begin(), f.hosts.end());
+    f.hosts.erase(std::unique(f.hosts.begin(), f.hosts.end()), f.hosts.end());
+    f.ranks.assign(ranks[error].begin(), ranks[error].end());
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace
+
+void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
+  const JobModel& m = ctx.model;
+  std::map<std::string, Group> groups;
+  auto add = [&](std::string_view message, std::string_view location, const std::string& who, LineRef line,
+                 bool pytorch) {
+    WarnClass cls = classify_warn(message);
+    std::string key = cls.group;
+    if (cls.kind == WarnKind::Other) key += "/" + std::string(location) + "/" + mask_digits(message);
+    auto [it, fresh] = groups.try_emplace(key);
+    Group& g = it->second;
+    if (fresh) {
+      g.cls = cls;
+      g.key = key;
+      g.text = std::string(message);
+      g.location = std::string(location);
+      g.first = line;
+    }
+    ++g.count;
+    if (pytorch) ++g.from_pytorch;
+    ++g.per_host[who];
+    if (!cls.peer.empty() && g.peers.size() < 16) g.peers.insert(cls.peer);
+    if (g.lines.size() < ctx.options.max_evidence) g.lines.push_back(line);
+  };
+  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false);
+  for (const auto& r : m.framework_errors) {
+    if (r.kind != FrameworkKind::LastError) continue;
+    // PyTorch's copy of the WARN text: named by host when a launcher said, else by rank.
+    std::string who = r.host != kNoHost ? m.host_name(r.host)
+                      : r.launcher_rank ? fmt::format("rank{}", *r.launcher_rank)
+                                        : std::string("?");
+    add(r.text, "", who, r.line, true);
+  }
+
+  // The first completion error that is not a flush is the cause of the flushes.
+  const Group* first_cause = nullptr;
+  for (const auto& [key, g] : groups) {
+    if (g.cls.kind == WarnKind::IbCompletion && !g.cls.consequence && (!first_cause || g.first < first_cause->first)) {
+      first_cause = &g;
+    }
+  }
+
+  std::vector<const Group*> ordered;
+  for (const auto& [key, g] : groups) ordered.push_back(&g);
+  std::sort(ordered.begin(), ordered.end(), [](const Group* a, const Group* b) { return a->first < b->first; });
+  for (const Group* g : ordered) {
+    Finding f = make_finding(kInfo, "");
+    f.severity = g->cls.severity;
+    std::vector<std::string> peers;
+    std::set<std::string> hosts;
+    std::vector<std::string> local_hosts;
+    for (const auto& [host, n] : g->per_host) {
+      if (host == "?" || (host.starts_with("rank") && !m.hosts.find(host))) continue;
+      hosts.insert(host);
+      local_hosts.push_back(host);
+    }
+    for (const auto& p : g->peers) {
+      peers.push_back(describe_peer(m, p));
+      if (auto it = m.ip_hosts.find(p); it != m.ip_hosts.end()) hosts.insert(m.host_name(it->second));
+    }
+    std::string local = local_hosts.empty() ? std::string() : fmt::format(" on {}", fmt::join(local_hosts, ", "));
+    std::string peer_text = peers.empty() ? std::string()
+                                          : fmt::format(" from peer{} {}", peers.size() == 1 ? "" : "s",
+                                                        fmt::join(peers, ", "));
+    switch (g->cls.kind) {
+      case WarnKind::IbCompletion:
+        f.message = fmt::format("NET/IB completion error{}{}: {}", local, peer_text, g->cls.explanation);
+        if (g->cls.consequence) {
+          f.message += first_cause ? fmt::format("; the first error is status {} at {}", first_cause->cls.status,
+                                                 m.where(first_cause->first))
+                                   : "; the first error is not in this log: look at the peer's log";
+        }
+        break;
+      case WarnKind::Other:
+        f.message = fmt::format("NCCL WARN{}{}: {}", g->location.empty() ? "" : " at " + g->location, local, g->text);
+        break;
+      default:
+        f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning &&
+            m.using_network.count("Socket")) {
+          f.message += "; this job did fall back to network Socket ('Using network Socket')";
+          f.related = {"ND3001"};
+        }
+        break;
+    }
+    f.message += fmt::format(" ({})", counts(*g));
+    f.hosts.assign(hosts.begin(), hosts.end());
+    for (LineRef ref : g->lines) cite(m, f, ref, ctx.options.max_evidence);
+    if (g->cls.kind == WarnKind::VersionMismatch) f.related = {"ND3100"};
+    if (g->cls.kind == WarnKind::SocketConfig || g->cls.kind == WarnKind::Socket) f.related = {"ND3110", "ND1100"};
+    out.add(std::move(f));
+  }
+  watchdog_findings(m, kInfo, ctx.options, out);
+  backend_error_findings(m, kInfo, ctx.options, out);
+  if (m.warnings_dropped > 0) {
+    Finding f = make_finding(kInfo, fmt::format("{} more WARN lines past the first {} were counted but not classified",
+                                                m.warnings_dropped, JobModel::kMaxWarnings));
+    f.severity = Severity::Info;
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace nd

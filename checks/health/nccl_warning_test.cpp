@@ -1,0 +1,87 @@
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "checks/check_fixture.h"
+#include "checks/health/health_rules.h"
+#include "src/model/model_fixture.h"
+
+using namespace nd;
+
+TEST_CASE("a completion error names local and remote host; flushes point at the first error") {
+  auto m = model_from({
+      "gpu07:51234:51234 [3] NCCL INFO NET/IB : Using [0]mlx5_3:1/IB [RO]; OOB ib0:10.1.0.7<0>",
+      "gpu08:61234:61234 [3] NCCL INFO NET/IB : Using [0]mlx5_3:1/IB [RO]; OOB ib0:10.1.0.8<0>",
+      "",
+      "[2026-06-10 09:15:02] gpu07:51234:51290 [3] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL WARN NET/IB: Got completion from peer 10.1.0.8<49513> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129  hca mlx5_3",
+      "",
+      "[2026-06-10 09:15:02] gpu07:51234:51290 [3] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL WARN NET/IB: Got completion from peer 10.1.0.8<49513> with status=IBV_WC_WR_FLUSH_ERR(5) opcode=IBV_WC_SEND(0) vendor_err=249  hca mlx5_3",
+      "",
+      "[2026-06-10 09:15:02] gpu07:51234:51290 [3] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL WARN NET/IB: Got completion from peer 10.1.0.8<49513> with status=IBV_WC_WR_FLUSH_ERR(5) opcode=IBV_WC_SEND(0) vendor_err=249  hca mlx5_3",
+  });
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message ==
+        "NET/IB completion error on gpu07 from peer 10.1.0.8 (gpu08): status 12 IBV_WC_RETRY_EXC_ERR: transport retries "
+        "exhausted: link down, bad cable or switch port, RoCE routing or GID mismatch, congestion, or the peer is gone; "
+        "check the port counters of both NICs and the link; NCCL_IB_TIMEOUT and NCCL_IB_RETRY_CNT set the retry budget; "
+        "vendor_err 129 (0x81: retry counter exceeded); local HCA mlx5_3 (1 WARN)");
+  CHECK(f[0].hosts == std::vector<std::string>{"gpu07", "gpu08"});
+  CHECK(f[1].message ==
+        "NET/IB completion error on gpu07 from peer 10.1.0.8 (gpu08): status 5 IBV_WC_WR_FLUSH_ERR: work request flushed: "
+        "the QP had already failed, a consequence of an earlier error; vendor_err 249 (0xf9); local HCA mlx5_3; the "
+        "first error is status 12 at job.log:4 (2 WARNs: gpu07 2)");
+}
+
+TEST_CASE("a flood of identical WARNs becomes one finding with counts per host") {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 3000; ++i) {
+    lines.push_back("");
+    lines.push_back(fmt::format("gpu{}:100:100 [0] misc/socket.cc:500 NCCL WARN socketProgress: Connection closed by remote peer gpu9<{}>",
+                                i % 2, 40000 + i));
+  }
+  auto m = model_from_lines(lines);
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "socketProgress: Connection closed by remote peer gpu9<40000> on gpu0, gpu1 from peer gpu9: the "
+                        "peer closed its socket: that process exited or crashed first; look for its own error "
+                        "(3000 WARNs: gpu0 1500, gpu1 1500)");
+  CHECK(f[0].evidence.size() == 3);
+}
+
+TEST_CASE("PyTorch watchdog timeouts and DistBackendError lines are read though they are not NCCL lines") {
+  auto m = model_from({
+      "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+      "[rank3]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=807, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.",
+      "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.6",
+      "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.",
+      "Last error:",
+      "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host",
+  });
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].message == "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host from peer "
+                        "192.168.19.14: a socket connection failed: No route to host (the address is unreachable: wrong "
+                        "NCCL_SOCKET_IFNAME or a firewall) (1 PyTorch 'Last error')");
+  CHECK(f[1].message == "PyTorch's NCCL watchdog timed out on ranks 1,3: ALLREDUCE SeqNum=807 ran for 600031 ms (timeout "
+                        "600000 ms); rank 3 is furthest behind (lowest SeqNum 807): look at it first; NCCL prints no WARN "
+                        "for a hung collective: a rank that stopped calling it (crash, desync, data loader) or a stalled "
+                        "network link is the usual cause");
+  CHECK(f[1].ranks == std::vector<uint32_t>{1, 3});
+  CHECK(f[2].message == "PyTorch raised an NCCL error (NCCL 2.18.6): unhandled system error (run with NCCL_DEBUG=INFO "
+                        "for details); a system call or the network failed (the WARN or 'Last error' lines say which)");
+}
+
+TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
+  auto m = model_from({
+      "",
+      "[2026-01-02 10:24:27] ip-172-31-3-153:35115:35469 [2] int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):208 NCCL WARN NET/OFI Failed to initialize sendrecv protocol",
+      "ip-172-31-3-153:35115:35115 [2] NCCL INFO Using network Socket",
+  });
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+  CHECK(f[0].message == "NET/OFI Failed to initialize sendrecv protocol on ip-172-31-3-153: a network plugin failed to "
+                        "load or initialize: NCCL falls back to its internal IB or Socket transport; this job did fall "
+                        "back to network Socket ('Using network Socket') (1 WARN)");
+}
