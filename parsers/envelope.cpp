@@ -217,7 +217,20 @@ Envelope strip_envelope(std::string_view line) {
   for (int round = 0; round < 16 && !s.empty(); ++round) {
     size_t n = 0;
     std::optional<uint32_t> rank;
-    if ((n = match_iso_time(s))) {
+    // Every prefix starts with a digit, '[', '<', '(', ' ' or a host-name
+    // character: most lines are decided on their first byte.
+    char first = s.front();
+    if (!is_digit(first) && !is_upper(first) && !is_lower(first) && first != '[' && first != '<' &&
+        first != '(' && first != ' ' && first != '-' && first != '_' && first != '.') {
+      break;
+    }
+    if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
+      // A host name: only pdsh/clush starts so (the matchers below need
+      // a digit, an upper-case letter or punctuation first).
+      env.launcher = Launcher::Pdsh;
+    } else if (is_lower(first)) {
+      break;
+    } else if ((n = match_iso_time(s))) {
       env.launcher = Launcher::Kubernetes;
     } else if ((n = match_ompi_time(s))) {
     } else if ((n = match_ompi_tag(s, rank))) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <memory>
 
+#include "parsers/fast_shapes.h"
 #include "parsers/nccl_patterns.h"
 #include "parsers/net_devices.h"
 #include "src/util/numbers.h"
@@ -31,6 +32,7 @@ namespace {
 using re2::StringPiece;
 
 std::string_view sv(const StringPiece& p) { return std::string_view(p.data(), p.size()); }
+std::string_view sv(std::string_view p) { return p; }
 
 // Known NCCL INFO messages that carry nothing the checks use. Matched as
 // prefixes so that every version's variant is covered.
@@ -66,11 +68,11 @@ bool ignored_message(std::string_view msg) {
 }
 
 Event parse_connection(std::string_view msg) {
-  StringPiece keyword, channel, conn, sender, sbr, receiver, rbr, dir, transport;
-  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::Connection), &keyword,
-                      &channel, &conn, &sender, &sbr, &receiver, &rbr, &dir, &transport)) {
-    return UnknownEvent{};
-  }
+  // Hand-matched: these lines are the bulk of a large job's setup (the RE2
+  // row stays the reference, see fast_shapes_test.cpp).
+  ConnectionCaptures m;
+  if (!match_connection(msg, m)) return UnknownEvent{};
+  const auto& [keyword, channel, conn, sender, sbr, receiver, rbr, dir, transport] = m;
   ConnectionEvent ev;
   auto ch = parse_u32(sv(channel));
   auto s = parse_u32(sv(sender));
@@ -86,7 +88,7 @@ Event parse_connection(std::string_view msg) {
     if (!c || *c > 64) return MalformedEvent{"connection index out of range"};
     ev.conn_index = static_cast<int>(*c);
   }
-  auto bracket = [&](const StringPiece& p, std::optional<uint64_t>& out) {
+  auto bracket = [&](std::string_view p, std::optional<uint64_t>& out) {
     if (p.empty()) return true;
     bool hex = false;
     for (char c : sv(p)) hex |= !is_digit(c);
@@ -311,6 +313,8 @@ bool parse_trees(std::string_view rest, TreesEvent& out) {
 
 Event classify_message(std::string_view msg) {
   if (msg.empty()) return IgnoredEvent{};
+  // COLL/TUNING lines are most of a large log; decide them on a few bytes.
+  if (is_per_operation(msg)) return IgnoredEvent{};
   switch (msg.front()) {
     case 'R':
       if (msg.starts_with("Ring ")) {

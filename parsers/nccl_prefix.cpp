@@ -1,7 +1,9 @@
 #include "parsers/nccl_prefix.h"
 
 #include <cstring>
+#include <optional>
 
+#include "parsers/fast_shapes.h"
 #include "src/util/numbers.h"
 
 namespace nd {
@@ -24,6 +26,15 @@ constexpr LevelWord kLevels[] = {
     {"CALL", Level::Call}, {"ABORT", Level::Abort},
 };
 
+// The value of the decimal digits s[start, end); up to 18 digits cannot
+// overflow, longer runs take the checked path.
+std::optional<uint64_t> digits_value(std::string_view s, size_t start, size_t end) {
+  if (end - start > 18) return parse_u64(s.substr(start, end - start));
+  uint64_t v = 0;
+  for (size_t i = start; i < end; ++i) v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+  return v;
+}
+
 // Matches `:pid:tid [dev] ` (or `:pid:tid ` when dev_optional) at `colon`;
 // returns the offset just past it, 0 on mismatch.
 size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optional) {
@@ -31,11 +42,11 @@ size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optio
   size_t start = p;
   while (p < s.size() && is_digit(s[p])) ++p;
   if (p == start || p >= s.size() || s[p] != ':') return 0;
-  auto pid = parse_u64(s.substr(start, p - start));
+  auto pid = digits_value(s, start, p);
   start = ++p;
   while (p < s.size() && is_digit(s[p])) ++p;
   if (p == start || p >= s.size() || s[p] != ' ') return 0;
-  auto tid = parse_u64(s.substr(start, p - start));
+  auto tid = digits_value(s, start, p);
   if (!pid || !tid) return 0;
   ++p;
   h.pid = *pid;
@@ -47,8 +58,8 @@ size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optio
     size_t dstart = q;
     while (q < s.size() && is_digit(s[q])) ++q;
     if (q > dstart && q + 1 < s.size() && s[q] == ']' && s[q + 1] == ' ' && q - dstart < 9) {
-      auto dev = parse_i64(s.substr(p + 1, q - p - 1));
-      h.dev = dev ? static_cast<int>(*dev) : -1;
+      auto dev = digits_value(s, dstart, q);  // fewer than 9 digits
+      h.dev = s[p + 1] == '-' ? -static_cast<int>(*dev) : static_cast<int>(*dev);
       return q + 2;
     }
     return 0;
@@ -82,6 +93,9 @@ bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level
     h.level = level;
     out = h;
     found = true;
+    // Right before the level word: what follows ("pid:tid [dev]") holds no
+    // other header, so the search is over.
+    if (end == nccl_pos + 1) break;
   }
   return found;
 }
@@ -93,7 +107,7 @@ HeaderScan scan_nccl_headers(std::string_view s) {
   size_t search = 0;
   size_t region_start = 0;
   while (scan.count < kMaxHeadersPerLine) {
-    size_t nccl = s.find(" NCCL ", search);
+    size_t nccl = find_nccl_word(s, search);
     if (nccl == std::string_view::npos) break;
     search = nccl + 1;
     std::string_view after = s.substr(nccl + 6);

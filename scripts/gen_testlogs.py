@@ -7,11 +7,13 @@ brackets and Init START, 2.22 runtime connection after Init COMPLETE).
 The logs are committed; rerun this only to change them on purpose:
     python3 scripts/gen_testlogs.py testdata/logs
 """
+import functools
 import os
 import sys
 from dataclasses import dataclass, field
 
 
+@functools.lru_cache(maxsize=None)
 def ver(s):
     return tuple(int(x) for x in s.split("."))
 
@@ -28,6 +30,7 @@ class Job:
     net: str = "IB"
     gdr: bool = True
     intra: str = "p2p"      # p2p, shm, net
+    intra_for_host: dict = field(default_factory=dict)  # host index -> intra override (a defect on one host)
     ring_orders: list = None  # per channel list of ranks
     nnodes_line: bool = True
     graph_lines: bool = False
@@ -54,6 +57,9 @@ class Job:
 
     def dev_of(self, r):
         return r % self.gpus_per_host
+
+    def intra_of(self, h):
+        return self.intra_for_host.get(h, self.intra)
 
     def pid_of(self, r):
         return 2771 + 37 * r
@@ -86,10 +92,11 @@ def bracket(job, r):
 def transport(job, s, r, side):
     hs, hr = job.host_of(s), job.host_of(r)
     v = job.v
-    if hs == hr and job.intra == "p2p":
+    intra = job.intra_of(hs)
+    if hs == hr and intra == "p2p":
         mech = "CUMEM" if v >= (2, 19) else "IPC"
         return f"P2P/{mech}" + ("/read" if v >= (2, 8) and job.gpus_per_host >= 2 and v >= (2, 12) else "")
-    if hs == hr and job.intra == "shm":
+    if hs == hr and intra == "shm":
         return "direct shared memory" if v < (2, 13) else "SHM/direct/direct"
     net = job.net_for_pair.get((hs, hr), job.net_for_pair.get((hr, hs), job.net))
     dev = job.dev_of(r if side == "receive" else s) % 4
@@ -104,12 +111,13 @@ def transport(job, s, r, side):
 def connection_line(job, ch, s, r, side, printer):
     v = job.v
     hs, hr = job.host_of(s), job.host_of(r)
-    is_net = hs != hr or job.intra == "net"
+    intra = job.intra_of(hs)
+    is_net = hs != hr or intra == "net"
     keyword = "Ring" if v < (2, 7) else "Channel"
     chan = f"{ch:02d}"
     if is_net and v >= (2, 12):
         chan += "/0"
-    elif not is_net and v >= (2, 14) and job.intra == "p2p":
+    elif not is_net and v >= (2, 14) and intra == "p2p":
         chan += "/0"
     if v < (2, 4, 99) and is_net:
         ends = f"{s} -> {r}"
@@ -235,24 +243,23 @@ def generate(job):
 
     def connections():
         lines = []
+        present = set(ranks)
         for ch in range(job.channels):
             ring = job.ring(ch)
             for i, s in enumerate(ring):
                 r = ring[(i + 1) % len(ring)]
-                is_net = job.host_of(s) != job.host_of(r) or job.intra == "net"
-                if s in ranks:
+                is_net = job.host_of(s) != job.host_of(r) or job.intra_of(job.host_of(s)) == "net"
+                if s in present:
                     lines.append((s, connection_line(job, ch, s, r, "send", s)))
-                if is_net and r in ranks:
+                if is_net and r in present:
                     lines.append((r, connection_line(job, ch, s, r, "receive", r)))
         # Ranks print in parallel: interleave by rank, keeping each rank's order.
         by_rank = {}
         for rank, line in lines:
             by_rank.setdefault(rank, []).append(line)
-        merged = []
-        while any(by_rank.values()):
-            for rank in sorted(by_rank):
-                if by_rank[rank]:
-                    merged.append(by_rank[rank].pop(0))
+        order = sorted(by_rank)
+        longest = max((len(ls) for ls in by_rank.values()), default=0)
+        merged = [by_rank[rank][k] for k in range(longest) for rank in order if k < len(by_rank[rank])]
         if runtime:
             merged = [l.replace(f":{job.pid_of(0)} [", f":{job.pid_of(0)} [") for l in merged]
         return merged
@@ -348,16 +355,34 @@ def host_of_line(line):
     return m.group(1) if m else ENV_JOB["hosts"][0]
 
 
+def envelope(name, i, line, rank, local_rank, host):
+    """Line `line` of rank `rank` (local rank `local_rank` on `host`) as launcher `name` prints it; i = line index."""
+    if name == "openmpi4-tag":
+        return f"[1,{rank}]<stdout>:{line}"
+    if name == "openmpi4-timestamp":
+        return f"Thu May  7 10:39:{i % 60:02d} 2020[1,{rank}]<stdout>:{line}"
+    if name == "openmpi5-tag-timestamp":
+        return f"[Thu May  7 10:39:{i % 60:02d} 2020][1,{rank}]<stdout>: {line}"
+    if name == "srun-label":
+        return f"{rank:2d}: {line}"
+    if name == "hydra":
+        return f"[{rank}] {line}"
+    if name == "torchrun":
+        return f"[default{local_rank}]:{line}"
+    if name == "pdsh":
+        return f"{host}: {line}"
+    if name == "kubernetes-cri":
+        return f"2024-03-18T15:46:{i % 60:02d}.238135024Z stdout F {line}"
+    if name == "ansi-crlf":
+        return (f"\x1b[0;32m{line}\x1b[0m" if i % 2 else line) + "\r"
+    raise ValueError(f"unknown envelope {name}")
+
+
+ENVELOPE_NAMES = ["openmpi4-tag", "openmpi4-timestamp", "openmpi5-tag-timestamp", "srun-label", "hydra",
+                  "torchrun", "pdsh", "kubernetes-cri", "ansi-crlf"]
 ENVELOPES = {
-    "openmpi4-tag": lambda i, l: f"[1,{rank_of(l)}]<stdout>:{l}",
-    "openmpi4-timestamp": lambda i, l: f"Thu May  7 10:39:{i % 60:02d} 2020[1,{rank_of(l)}]<stdout>:{l}",
-    "openmpi5-tag-timestamp": lambda i, l: f"[Thu May  7 10:39:{i % 60:02d} 2020][1,{rank_of(l)}]<stdout>: {l}",
-    "srun-label": lambda i, l: f"{rank_of(l):2d}: {l}",
-    "hydra": lambda i, l: f"[{rank_of(l)}] {l}",
-    "torchrun": lambda i, l: f"[default{rank_of(l) % 2}]:{l}",
-    "pdsh": lambda i, l: f"{host_of_line(l)}: {l}",
-    "kubernetes-cri": lambda i, l: f"2024-03-18T15:46:{i % 60:02d}.238135024Z stdout F {l}",
-    "ansi-crlf": lambda i, l: (f"\x1b[0;32m{l}\x1b[0m" if i % 2 else l) + "\r",
+    name: (lambda i, l, n=name: envelope(n, i, l, rank_of(l), rank_of(l) % ENV_JOB["gpus_per_host"], host_of_line(l)))
+    for name in ENVELOPE_NAMES
 }
 for name, env in ENVELOPES.items():
     scenario(f"2.19.3/envelope-{name}", Job(**ENV_JOB), envelope=env)

@@ -25,7 +25,20 @@ if [ "${ND_SKIP_SANITIZERS:-0}" != 1 ]; then
     run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug || status=1
 fi
 
-python3 - build-test build-asan <<'PY' || status=1
+# A short libFuzzer run (clang, ASan+UBSan) over the line parsers and the
+# chunked reader; only the fuzz suite, so the unit tests do not run thrice.
+# ND_FUZZ=1 turns it on.
+if [ "${ND_FUZZ:-0}" = 1 ]; then
+  rm -f build-fuzz/meson-logs/testlog.json
+  if [ ! -d build-fuzz ]; then
+    CXX=clang++ meson setup build-fuzz -Dfuzz=true -Dwerror=false -Db_sanitize=address,undefined -Db_lundef=false \
+      --buildtype=debugoptimized >/dev/null || status=1
+  fi
+  ninja -C build-fuzz -j "$jobs" fuzz/line_fuzzer >/dev/null &&
+    meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs || status=1
+fi
+
+python3 - build-test build-asan build-fuzz <<'PY' || status=1
 import json, os, sys
 passed = failed = skipped = 0
 for d in sys.argv[1:]:

@@ -14,6 +14,7 @@
 #include "checks/registry.h"
 #include "src/live/live_monitor.h"
 #include "src/live/tee.h"
+#include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
 #include "src/report/json_renderer.h"
 #include "src/report/junit_renderer.h"
@@ -63,14 +64,21 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
     return fmt::format("cannot read '{}': is a directory", path);
   }
   uint32_t file = builder.add_file(name);
-  LineReader reader(fd);
-  if (live.tee) reader.set_tap([tee = live.tee](std::string_view bytes) { tee->write(bytes); });
-  Line line;
-  while (reader.next(line)) {
-    if (live.monitor) live.monitor->begin_line(name, line);
-    builder.add_line(file, line);
+  int err = 0;
+  if (!live.tee && !live.monitor) {
+    // Large reads, parsed on every core, merged in line order.
+    err = feed_lines(fd, file, builder).error;
+  } else {
+    // Live mode: every line is passed on and judged as it arrives.
+    LineReader reader(fd);
+    if (live.tee) reader.set_tap([tee = live.tee](std::string_view bytes) { tee->write(bytes); });
+    Line line;
+    while (reader.next(line)) {
+      if (live.monitor) live.monitor->begin_line(name, line);
+      builder.add_line(file, line);
+    }
+    err = reader.error();
   }
-  int err = reader.error();
   if (!is_stdin) ::close(fd);
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
   return {};

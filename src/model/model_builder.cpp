@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "parsers/envelope.h"
+#include "parsers/fast_shapes.h"
 #include "parsers/nccl_prefix.h"
 #include "src/util/text.h"
 
@@ -32,40 +33,129 @@ uint32_t ModelBuilder::add_file(std::string display_name) {
   return static_cast<uint32_t>(model_.files.size() - 1);
 }
 
+void ParsedLines::clear() {
+  items.clear();
+  expect_last_error = false;
+  first_text = {};
+  first_number = first_items = first_nccl = first_info = first_warn = first_spliced = 0;
+  bindings.clear();
+  lines = truncated_lines = nccl_lines = info_lines = warn_lines = spliced_lines = 0;
+  cleaned.clear();
+  hosts.clear();
+}
+
+namespace {
+
+// Every line the model uses holds "NCCL ": hop on the rare 'N'.
+bool has_nccl(std::string_view s) {
+  size_t pos = 0;
+  while (pos + 5 <= s.size()) {
+    const void* hit = std::memchr(s.data() + pos, 'N', s.size() - 4 - pos);
+    if (!hit) return false;
+    pos = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    if (std::memcmp(s.data() + pos, "NCCL ", 5) == 0) return true;
+    ++pos;
+  }
+  return false;
+}
+
+}  // namespace
+
 void ModelBuilder::add_line(uint32_t file, const Line& line) {
-  auto& c = model_.counters;
-  ++c.lines;
-  if (line.truncated) ++c.truncated_lines;
-  LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line.number, UINT32_MAX))};
+  single_.clear();
+  single_.keep_per_operation = has_observer();
+  parse_line(line, single_);
+  apply(file, 0, single_);
+}
+
+namespace {
+
+// True when `text` ends in `Last error:` with nothing after it: the message
+// is on the next line. The same test as add_framework_line() makes.
+bool holds_nccl_marker(std::string_view text) { return memmem(text.data(), text.size(), " NCCL ", 6) != nullptr; }
+
+bool opens_last_error(std::string_view text, std::string& scratch) {
+  std::string_view payload = strip_envelope(strip_control(text, scratch)).payload;
+  size_t pos = payload.find("Last error:");
+  if (pos == std::string_view::npos) return false;
+  payload = payload.substr(pos + 11);
+  while (!payload.empty() && payload.front() == ' ') payload.remove_prefix(1);
+  return payload.empty();
+}
+
+void add_framework_item(ParsedLines& out, const Line& line, FrameworkKind kind, std::string_view raw,
+                        ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = item_kind;
+  item.framework = kind;
+  item.line = line.number;
+  item.raw = raw;
+}
+
+}  // namespace
+
+bool ModelBuilder::needs_line_by_line(std::string_view first_line) {
+  return memmem(first_line.data(), first_line.size(), "Last error:", 11) != nullptr;
+}
+
+void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
+  if (out.lines > 0) return parse_one_line(line, out);
+  // The first line of a batch may turn out to be the message of a `Last
+  // error:` line in the batch before; apply() then takes it back.
+  uint64_t nccl = out.nccl_lines, info = out.info_lines, warn = out.warn_lines, spliced = out.spliced_lines;
+  parse_one_line(line, out);
+  out.first_text = line.text;
+  out.first_number = line.number;
+  out.first_items = out.items.size();
+  out.first_nccl = out.nccl_lines - nccl;
+  out.first_info = out.info_lines - info;
+  out.first_warn = out.warn_lines - warn;
+  out.first_spliced = out.spliced_lines - spliced;
+}
+
+void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
+  ++out.lines;
+  if (line.truncated) ++out.truncated_lines;
   // `Last error:` puts ncclGetLastError's text on the next line, which holds
   // no marker of its own (launcher-output.md §5.2).
-  if (expect_last_error_) {
-    expect_last_error_ = false;
+  if (out.expect_last_error) {
+    out.expect_last_error = false;
     // The body may be empty; then the next line is anything, NCCL's own included.
-    if (memmem(line.text.data(), line.text.size(), " NCCL ", 6) == nullptr) {
-      add_framework_line(FrameworkKind::LastError, ref, line.text);
+    if (!holds_nccl_marker(line.text)) {
+      add_framework_item(out, line, FrameworkKind::LastError, line.text, ParsedLines::Kind::LastErrorText);
+      out.expect_last_error = opens_last_error(line.text, out.scratch);
       return;
     }
   }
   // Cheap reject: every NCCL line the model uses holds "NCCL "; the others it
   // reads are launcher binding reports ("bound to", "cpu-bind") and PyTorch's
   // watchdog and `Last error:` lines.
-  if (line.text.size() < 5 || memmem(line.text.data(), line.text.size(), "NCCL ", 5) == nullptr) {
+  if (!has_nccl(line.text)) {
     if (line.text.size() >= 11) {
       if (has_binding_needle(line.text)) {
-        add_binding_line(ref, line.text);
+        parse_binding_line(line, out);
       } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
-        add_framework_line(FrameworkKind::WatchdogTimeout, ref, line.text);
+        add_framework_item(out, line, FrameworkKind::WatchdogTimeout, line.text);
       } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
-        add_framework_line(FrameworkKind::LastError, ref, line.text);
+        add_framework_item(out, line, FrameworkKind::LastError, line.text);
+        out.expect_last_error = opens_last_error(line.text, out.scratch);
       }
     }
     return;
   }
-  std::string_view clean = strip_control(line.text, scratch_);
+  std::string_view clean = line.text;
+  bool special = has_control_or_cr(clean);
+  if (special) {
+    clean = strip_control(line.text, out.scratch);
+    if (clean.data() == out.scratch.data()) {
+      out.cleaned.push_back(std::move(out.scratch));
+      clean = out.cleaned.back();
+      out.scratch = std::string();
+    }
+  }
   // tqdm-style carriage returns put several screen lines in one; each counts.
   while (!clean.empty()) {
-    size_t cr = clean.find('\r');
+    size_t cr = special ? clean.find('\r') : std::string_view::npos;
     std::string_view segment = clean.substr(0, cr);
     clean = cr == std::string_view::npos ? std::string_view{} : clean.substr(cr + 1);
     Envelope env = strip_envelope(segment);
@@ -73,38 +163,150 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
     if (scan.count == 0) {
       if (env.payload.find("NCCL error") != std::string_view::npos ||
           env.payload.find("Watchdog caught") != std::string_view::npos) {
-        add_framework_line(env.payload.find("Watchdog caught") != std::string_view::npos
+        add_framework_item(out, line,
+                           env.payload.find("Watchdog caught") != std::string_view::npos
                                ? FrameworkKind::WatchdogTimeout
                                : FrameworkKind::NcclError,
-                           ref, segment);
+                           segment);
         continue;
       }
       std::string_view rest;
       if (is_raw_banner(env.payload, rest)) {
         Event ev = classify_message(env.payload);
-        if (auto* v = std::get_if<VersionEvent>(&ev)) {
-          uint32_t host = env.launcher_host.empty() ? kNoHost : resolve_host(env.launcher_host, false);
-          observe(model_.versions, v->version, host, 0, ref);
-          if (!v->cuda.empty()) observe(model_.cuda_versions, v->cuda, host, 0, ref);
-          remember_text(0, ref, segment);
+        if (std::holds_alternative<VersionEvent>(ev)) {
+          ParsedLines::Item& item = out.items.emplace_back();
+          item.kind = ParsedLines::Kind::Banner;
+          item.line = line.number;
+          item.raw = segment;
+          item.header.host = env.launcher_host;
+          item.event = ev;
         }
       }
       continue;
     }
-    if (scan.spliced) ++c.spliced_lines;
+    if (scan.spliced) ++out.spliced_lines;
     for (size_t i = 0; i < scan.count; ++i) {
       const NcclHeader& h = scan.headers[i];
-      // Text glued before a header may have eaten into the host name.
-      handle(ref, segment, h, classify(h), i > 0 || h.column > 0);
+      ++out.nccl_lines;
+      if (h.level == Level::Warn) ++out.warn_lines;
+      if (h.level == Level::Info) ++out.info_lines;
+      bool spliced = i > 0 || h.column > 0;
+      // classify() takes a per-operation message for IgnoredEvent at once.
+      bool per_op = is_per_operation(h.payload);
+      bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
+      Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
+      auto kind = ParsedLines::Kind::Message;
+      if (!out.keep_per_operation && per_op && std::holds_alternative<IgnoredEvent>(ev)) {
+        if (!spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
+          continue;
+        }
+        kind = ParsedLines::Kind::HostSighting;
+      }
+      if (!spliced) out.hosts.insert(h.host);
+      ParsedLines::Item& item = out.items.emplace_back();
+      item.kind = kind;
+      item.spliced = spliced;
+      item.line = line.number;
+      item.raw = segment;
+      item.header = h;
+      item.event = std::move(ev);
     }
   }
 }
 
-void ModelBuilder::add_binding_line(LineRef ref, std::string_view text) {
-  std::string_view clean = strip_control(text, scratch_);
+void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed) {
+  auto& c = model_.counters;
+  c.lines += parsed.lines;
+  c.truncated_lines += parsed.truncated_lines;
+  c.nccl_lines += parsed.nccl_lines;
+  c.info_lines += parsed.info_lines;
+  c.warn_lines += parsed.warn_lines;
+  c.spliced_lines += parsed.spliced_lines;
+  size_t first = 0;
+  if (expect_last_error_ && parsed.lines > 0 && !holds_nccl_marker(parsed.first_text)) {
+    // The batch's first line is the message of the batch before's last line.
+    expect_last_error_ = false;
+    c.nccl_lines -= parsed.first_nccl;
+    c.info_lines -= parsed.first_info;
+    c.warn_lines -= parsed.first_warn;
+    c.spliced_lines -= parsed.first_spliced;
+    first = parsed.first_items;
+    LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + parsed.first_number, UINT32_MAX))};
+    add_framework_line(FrameworkKind::LastError, ref, parsed.first_text);
+  }
+  for (size_t k = first; k < parsed.items.size(); ++k) {
+    const auto& item = parsed.items[k];
+    // Only a `Last error:` line just before the batch's end carries over.
+    expect_last_error_ = false;
+    LineRef ref{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + item.line, UINT32_MAX))};
+    switch (item.kind) {
+      case ParsedLines::Kind::Framework:
+        add_framework_line(item.framework, ref, item.raw);
+        break;
+      case ParsedLines::Kind::LastErrorText:
+        expect_last_error_ = false;
+        add_framework_line(item.framework, ref, item.raw);
+        break;
+      case ParsedLines::Kind::Message:
+        handle(ref, item.raw, item.header, item.event, item.spliced);
+        break;
+      case ParsedLines::Kind::HostSighting:
+        resolve_host(item.header.host, item.spliced);
+        break;
+      case ParsedLines::Kind::Binding:
+        add_binding(ref, item.raw, &parsed.bindings[item.index]);
+        break;
+      case ParsedLines::Kind::Banner: {
+        const auto& v = std::get<VersionEvent>(item.event);
+        std::string_view launcher_host = item.header.host;
+        uint32_t host = launcher_host.empty() ? kNoHost : resolve_host(launcher_host, false);
+        observe(model_.versions, v.version, host, 0, ref);
+        if (!v.cuda.empty()) observe(model_.cuda_versions, v.cuda, host, 0, ref);
+        remember_text(0, ref, item.raw);
+        break;
+      }
+    }
+  }
+}
+
+std::shared_ptr<const NameSet> ModelBuilder::host_snapshot() {
+  size_t known = host_snapshot_ ? host_snapshot_->size() : 0;
+  size_t now = model_.hosts.size();
+  if (now > known + known / 8) {
+    auto set = std::make_shared<NameSet>();
+    for (const auto& name : model_.hosts.names()) set->insert(name);
+    set->own();
+    host_snapshot_ = std::move(set);
+  }
+  return host_snapshot_;
+}
+
+ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
+  auto [it, added] = process_index_.try_emplace(ProcessKey{host, pid}, nullptr);
+  if (added) it->second = &processes_[{host, pid}];
+  return *it->second;
+}
+
+void ModelBuilder::parse_binding_line(const Line& line, ParsedLines& out) {
+  std::string_view clean = strip_control(line.text, out.scratch);
+  if (clean.data() == out.scratch.data()) {
+    out.cleaned.push_back(std::move(out.scratch));
+    clean = out.cleaned.back();
+    out.scratch = std::string();
+  }
   Envelope env = strip_envelope(clean);
   auto b = parse_binding(env.payload);
-  if (!b || model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
+  if (!b) return;
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Binding;
+  item.line = line.number;
+  item.raw = clean;
+  item.index = static_cast<uint32_t>(out.bindings.size());
+  out.bindings.push_back(std::move(*b));
+}
+
+void ModelBuilder::add_binding(LineRef ref, std::string_view clean, const BindingLine* b) {
+  if (model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
   // NCCL prints gethostname() cut at the first dot; launchers print it whole.
   std::string_view host = b->host.substr(0, b->host.find('.'));
   uint32_t host_id = host.empty() ? kNoHost : resolve_host(host, false);
@@ -225,7 +427,7 @@ uint16_t ModelBuilder::intern_transport(std::string_view text) {
 
 void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
   if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
-  if (bucket != 0 && !text_buckets_.emplace(bucket, 0).second) return;
+  if (bucket != 0 && !text_buckets_.try_emplace(bucket, 0).second) return;
   model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, 4096)));
 }
 
@@ -233,10 +435,8 @@ void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& wher
                            uint32_t host, uint64_t pid, LineRef ref) {
   auto& list = where[std::string(key)];
   // One observation per process is enough; logs repeat these per communicator.
-  for (const auto& o : list) {
-    if (o.host == host && o.pid == pid) return;
-  }
-  if (list.size() < 100000) list.push_back({host, pid, ref});
+  if (list.size() >= 100000 || !observed_.insert(SeenKey{&list, host, pid}).second) return;
+  list.push_back({host, pid, ref});
 }
 
 const HostNets* JobModel::nets_of(uint32_t host, std::string_view net) const {
@@ -259,11 +459,8 @@ void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef 
 
 void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
   auto& c = model_.counters;
-  ++c.nccl_lines;
-  if (h.level == Level::Warn) ++c.warn_lines;
-  if (h.level == Level::Info) ++c.info_lines;
   uint32_t host = resolve_host(h.host, spliced);
-  Process& p = processes_[{host, h.pid}];
+  Process& p = process(host, h.pid);
   p.host = host;
   p.pid = h.pid;
   if (p.lines++ == 0) p.first_line = ref;
@@ -363,15 +560,13 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
           if (!model_.driver_versions.count(e.version)) remember_text(0, ref, raw);
           auto& list = model_.driver_versions[e.version];
-          if (list.size() < 100000 &&
-              std::none_of(list.begin(), list.end(), [&](const Observation& o) { return o.host == host && o.pid == h.pid; })) {
+          if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, h.pid}).second) {
             list.push_back({host, h.pid, ref});
           }
         } else if constexpr (std::is_same_v<T, EnvEvent>) {
-          bool seen = std::any_of(model_.env.begin(), model_.env.end(), [&](const EnvSetting& s) {
-            return s.host == host && s.name == e.name && s.value == e.value;
-          });
-          if (!seen && model_.env.size() < 100000) {
+          bool seen = model_.env.size() >= 100000 ||
+                      !env_seen_.insert(fmt::format("{}\n{}\n{}", host, e.name, e.value)).second;
+          if (!seen) {
             remember_text(0, ref, raw);
             model_.env.push_back({std::string(e.name), valid_utf8(e.value), host, ref});
           }
@@ -384,7 +579,9 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           }
         } else if constexpr (std::is_same_v<T, IgnoredEvent>) {
           std::string_view msg = h.payload;
-          if (msg.starts_with("Bootstrap")) {
+          if (is_per_operation(msg)) {
+            // COLL/TUNING lines: nothing for the model (parse_line skips them).
+          } else if (msg.starts_with("Bootstrap")) {
             learn_addresses(msg, host);
           } else if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
             size_t start = msg.rfind(' ', pos - 1);
@@ -505,6 +702,8 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
         if constexpr (std::is_same_v<T, ConnectionRecord>) {
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
           comm.records.push_back(v);
+          // Bounded by distinct edges, not by lines, even when a log repeats itself.
+          if (comm.records.size() >= std::max<size_t>(1 << 16, comm.edges.size())) merge_records(comm);
         } else if constexpr (std::is_same_v<T, ListingRecord>) {
           comm.listings.push_back(std::move(v));
         } else if constexpr (std::is_same_v<T, GraphRingRecord>) {
@@ -568,41 +767,54 @@ void ModelBuilder::finish() {
   }
   for (auto& comm : model_.comms) {
     if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
-    auto& recs = comm.records;
-    auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
-    std::stable_sort(recs.begin(), recs.end(), [&](const ConnectionRecord& a, const ConnectionRecord& b) {
-      return std::tuple(a.channel, norm(a.conn_index), a.sender, a.receiver) <
-             std::tuple(b.channel, norm(b.conn_index), b.sender, b.receiver);
-    });
-    comm.edges.clear();
-    for (const auto& r : recs) {
-      bool same = !comm.edges.empty() && comm.edges.back().channel == r.channel &&
-                  norm(comm.edges.back().conn_index) == norm(r.conn_index) && comm.edges.back().sender == r.sender &&
-                  comm.edges.back().receiver == r.receiver;
-      if (!same) {
+    merge_records(comm);
+    comm.records.shrink_to_fit();
+    infer_hosts_from_local_links(comm);
+  }
+}
+
+void ModelBuilder::merge_records(Communicator& comm) {
+  auto& recs = comm.records;
+  if (recs.empty()) return;
+  auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
+  auto key = [&](const auto& x) { return std::tuple(x.channel, norm(x.conn_index), x.sender, x.receiver); };
+  // Stable: within one edge the first [send] and the first [receive] line win.
+  std::stable_sort(recs.begin(), recs.end(),
+                   [&](const ConnectionRecord& a, const ConnectionRecord& b) { return key(a) < key(b); });
+  // Edges merged earlier came from earlier lines, so they keep precedence.
+  const std::vector<Edge>& old = comm.edges;
+  std::vector<Edge> merged;
+  merged.reserve(old.size() + recs.size() / 2);
+  size_t i = 0;
+  for (const auto& r : recs) {
+    while (i < old.size() && key(old[i]) < key(r)) merged.push_back(old[i++]);
+    if (merged.empty() || key(merged.back()) != key(r)) {
+      if (i < old.size() && key(old[i]) == key(r)) {
+        merged.push_back(old[i++]);
+      } else {
         Edge e;
         e.sender = r.sender;
         e.receiver = r.receiver;
         e.channel = r.channel;
         e.conn_index = r.conn_index;
-        comm.edges.push_back(e);
+        merged.push_back(e);
       }
-      Edge& e = comm.edges.back();
-      if (r.direction == Direction::Receive) {
-        if (e.recv_transport == kNoTransport) {
-          e.recv_transport = r.transport;
-          e.recv_line = r.line;
-        }
-      } else if (e.send_transport == kNoTransport) {
-        e.send_transport = r.transport;
-        e.send_line = r.line;
-      }
-      if (e.conn_index < 0) e.conn_index = r.conn_index;
     }
-    recs.clear();
-    recs.shrink_to_fit();
-    infer_hosts_from_local_links(comm);
+    Edge& e = merged.back();
+    if (r.direction == Direction::Receive) {
+      if (e.recv_transport == kNoTransport) {
+        e.recv_transport = r.transport;
+        e.recv_line = r.line;
+      }
+    } else if (e.send_transport == kNoTransport) {
+      e.send_transport = r.transport;
+      e.send_line = r.line;
+    }
+    if (e.conn_index < 0) e.conn_index = r.conn_index;
   }
+  merged.insert(merged.end(), old.begin() + static_cast<std::ptrdiff_t>(i), old.end());
+  comm.edges = std::move(merged);
+  recs.clear();
 }
 
 // P2P (other than multi-node NVLink) and SHM only connect GPUs of one host, so

@@ -4,19 +4,76 @@
 // by the open `Init START` (2.18.3+), by the next `Init COMPLETE` (older), or
 // by the process's own rank for 2.22+ runtime connections.
 
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
+#include "parsers/binding.h"
 #include "parsers/line_classifier.h"
 #include "parsers/line_reader.h"
 #include "src/model/job_model.h"
+#include "src/util/name_set.h"
 
 namespace nd {
+
+// The NCCL messages of a run of lines, cut out and classified without touching
+// the model, so that worker threads can do it; ModelBuilder::apply() then
+// merges them in line order. Views point into the lines (which must outlive
+// apply()) or into `cleaned`.
+struct ParsedLines {
+  enum class Kind : uint8_t {
+    Message,       // a header and its event: goes through the whole model
+    Banner,        // header-less `NCCL version` banner; header.host = launcher host
+    HostSighting,  // a per-operation line: only its host name matters
+    Binding,       // a launcher's CPU binding report: bindings[index]
+    Framework,     // a framework's error line (watchdog, `Last error:`, NCCL error)
+    LastErrorText, // the line after `Last error:`, whatever it holds
+  };
+  struct Item {
+    Kind kind = Kind::Message;
+    bool spliced = false;  // text glued before the header may have eaten into the host
+    uint64_t line = 0;     // Line::number as given to parse_line
+    uint32_t index = 0;    // Binding: into `bindings`
+    FrameworkKind framework = FrameworkKind::LastError;
+    std::string_view raw;  // the line segment, for evidence
+    NcclHeader header;
+    Event event;
+  };
+  std::vector<Item> items;
+  std::vector<BindingLine> bindings;
+  uint64_t lines = 0;
+  uint64_t truncated_lines = 0;
+  uint64_t nccl_lines = 0;
+  uint64_t info_lines = 0;
+  uint64_t warn_lines = 0;
+  uint64_t spliced_lines = 0;
+  // An observer sees every NCCL line, so per-operation lines stay messages.
+  bool keep_per_operation = false;
+  // The last line parsed opened a `Last error:` message.
+  bool expect_last_error = false;
+  // The first line's share, taken back when it turns out to be the message
+  // of a `Last error:` line at the end of the batch before.
+  std::string_view first_text;
+  uint64_t first_number = 0;
+  size_t first_items = 0;
+  uint64_t first_nccl = 0, first_info = 0, first_warn = 0, first_spliced = 0;
+  std::deque<std::string> cleaned;  // lines that had control bytes, cleaned
+  std::string scratch;
+  // Hosts already named by an item, or interned before these lines were
+  // parsed: their per-operation lines change nothing and are only counted.
+  NameSet hosts;
+  std::shared_ptr<const NameSet> known_hosts;
+
+  void clear();
+};
 
 class ModelBuilder {
  public:
@@ -26,7 +83,20 @@ class ModelBuilder {
   explicit ModelBuilder(JobModel& model) : model_(model) {}
 
   uint32_t add_file(std::string display_name);
+  // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);
+  // Cuts one line into messages; reads nothing but its arguments, so any
+  // number of threads may parse at once.
+  static void parse_line(const Line& line, ParsedLines& out);
+  // The first line of a multi-line batch must not hold "Last error:" (see
+  // line_feeder.cpp, which applies such a chunk line by line).
+  static bool needs_line_by_line(std::string_view first_line);
+  // Merges parsed lines in order; an item's line number is line_base + Item::line.
+  void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
+  bool has_observer() const { return static_cast<bool>(observer_); }
+  // The host names interned so far, for ParsedLines::known_hosts; rebuilt
+  // when the model has grown by an eighth. Call from the applying thread.
+  std::shared_ptr<const NameSet> host_snapshot();
   // Assigns what is still pending and merges edges. Call once, at the end.
   void finish();
 
@@ -39,6 +109,25 @@ class ModelBuilder {
     uint32_t nranks = 0;
     std::string comm_ptr;
     bool open = false;
+  };
+  struct ProcessKey {
+    uint32_t host;
+    uint64_t pid;
+    bool operator==(const ProcessKey&) const = default;
+  };
+  struct ProcessKeyHash {
+    size_t operator()(const ProcessKey& k) const { return std::hash<uint64_t>{}(k.pid * 0x9e3779b97f4a7c15ull ^ k.host); }
+  };
+  struct SeenKey {  // one observation list and one process
+    const void* list;
+    uint32_t host;
+    uint64_t pid;
+    bool operator==(const SeenKey&) const = default;
+  };
+  struct SeenKeyHash {
+    size_t operator()(const SeenKey& k) const {
+      return std::hash<const void*>{}(k.list) ^ (k.pid * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.host} << 40);
+    }
   };
   using Scoped = std::variant<ConnectionRecord, ListingRecord, GraphRingRecord, TreeRecord>;
   struct Pending {
@@ -63,9 +152,15 @@ class ModelBuilder {
     LineRef init_phase_line;
   };
 
-  void add_binding_line(LineRef ref, std::string_view text);
+  static void parse_binding_line(const Line& line, ParsedLines& out);
+  static void parse_one_line(const Line& line, ParsedLines& out);
+  void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
   void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
+  Process& process(uint32_t host, uint64_t pid);
+  // Merges connection records into edges: once at the end, and whenever the
+  // records of a communicator pile up (a log that repeats its lines).
+  static void merge_records(Communicator& comm);
   void on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev);
   void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
   void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
@@ -85,14 +180,19 @@ class ModelBuilder {
   JobModel& model_;
   Observer observer_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
+  std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
+  std::unordered_set<SeenKey, SeenKeyHash> observed_;
+  std::unordered_set<std::string> env_seen_;  // host, name and value
+  ParsedLines single_;  // add_line's
+  std::shared_ptr<const NameSet> host_snapshot_;
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
-  std::string scratch_;
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
   bool expect_last_error_ = false;
+  std::string scratch_;  // for the applying side
 };
 
 }  // namespace nd

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/util/name_set.h"
+
 namespace nd {
 
 class Interner {
@@ -22,7 +24,7 @@ class Interner {
  private:
   struct Hash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view s) const { return NameSet::hash(s); }  // cheap: host names are short
   };
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
   std::vector<std::string> names_;

@@ -1,0 +1,111 @@
+// libFuzzer target: arbitrary bytes as a log. Every line goes through the
+// control-byte and launcher-envelope strippers, the header scanner and the
+// classifier, and the whole input through the model builder, line by line and
+// in parallel chunks. Checks the invariants the fast paths rely on:
+//  - the hand connection matcher agrees with its RE2 row,
+//  - header payloads and envelopes are views inside their line,
+//  - the chunked feeder builds the same counters as add_line().
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "parsers/envelope.h"
+#include "parsers/fast_shapes.h"
+#include "parsers/line_classifier.h"
+#include "parsers/nccl_prefix.h"
+#include "src/model/line_feeder.h"
+#include "src/model/model_builder.h"
+
+namespace {
+
+void require(bool ok, const char* what) {
+  if (!ok) {
+    fprintf(stderr, "invariant broken: %s\n", what);
+    abort();
+  }
+}
+
+bool inside(std::string_view part, std::string_view whole) {
+  return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
+}
+
+void one_line(std::string_view line) {
+  std::string scratch;
+  std::string_view clean = nd::strip_control(line, scratch);
+  nd::Envelope env = nd::strip_envelope(clean);
+  require(inside(env.payload, clean), "envelope payload outside the line");
+  nd::HeaderScan scan = nd::scan_nccl_headers(env.payload);
+  require(scan.count <= nd::kMaxHeadersPerLine, "too many headers");
+  for (size_t i = 0; i < scan.count; ++i) {
+    const nd::NcclHeader& h = scan.headers[i];
+    require(inside(h.payload, env.payload) && inside(h.host, env.payload), "header outside the line");
+    (void)nd::classify(h);
+    nd::ConnectionCaptures fast, re2;
+    bool a = nd::match_connection(h.payload, fast);
+    bool b = nd::match_connection_re2(h.payload, re2);
+    require(a == b, "connection matcher and RE2 disagree on a match");
+    if (a) {
+      require(fast.transport == re2.transport && fast.sender == re2.sender && fast.receiver == re2.receiver &&
+                  fast.channel == re2.channel && fast.conn == re2.conn && fast.direction == re2.direction &&
+                  fast.sender_bracket == re2.sender_bracket && fast.receiver_bracket == re2.receiver_bracket,
+              "connection matcher and RE2 capture different text");
+    }
+  }
+  (void)nd::classify_message(clean);
+  require(nd::find_nccl_word(clean) == clean.find(" NCCL "), "find_nccl_word differs from find");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  size_t start = 0;
+  while (start <= input.size()) {
+    size_t nl = input.find('\n', start);
+    std::string_view line = input.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    one_line(line);
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+
+  // The whole input as a log, line by line and through the chunked feeder.
+  nd::JobModel by_line;
+  {
+    nd::ModelBuilder builder(by_line);
+    uint32_t file = builder.add_file("fuzz.log");
+    int fds[2];
+    if (pipe(fds) != 0) return 0;
+    size_t cap = std::min<size_t>(size, 60000);  // fits the pipe buffer
+    if (write(fds[1], data, cap) != static_cast<ssize_t>(cap)) cap = 0;
+    close(fds[1]);
+    nd::LineReader reader(fds[0], 100);
+    nd::Line line;
+    while (reader.next(line)) builder.add_line(file, line);
+    close(fds[0]);
+    builder.finish();
+
+    nd::JobModel chunked;
+    nd::ModelBuilder b2(chunked);
+    uint32_t f2 = b2.add_file("fuzz.log");
+    if (pipe(fds) != 0) return 0;
+    if (write(fds[1], data, cap) != static_cast<ssize_t>(cap)) return 0;
+    close(fds[1]);
+    nd::FeedOptions options;
+    options.threads = 2;
+    options.chunk = 64;
+    options.max_line = 100;
+    nd::feed_lines(fds[0], f2, b2, options);
+    close(fds[0]);
+    b2.finish();
+    require(chunked.counters.lines == by_line.counters.lines, "line counts differ");
+    require(chunked.counters.nccl_lines == by_line.counters.nccl_lines, "NCCL line counts differ");
+    require(chunked.counters.connection_lines == by_line.counters.connection_lines, "connection counts differ");
+    require(chunked.hosts.names() == by_line.hosts.names(), "hosts differ");
+    require(chunked.comms.size() == by_line.comms.size(), "communicators differ");
+  }
+  return 0;
+}

@@ -1,0 +1,156 @@
+#include "parsers/fast_shapes.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include "parsers/nccl_patterns.h"
+
+namespace nd {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+// RE2's \s: [\t\n\f\r ].
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+// A cursor over the message; every step either consumes what it expects or
+// fails, like the regular expression it mirrors.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view s) : s_(s) {}
+  bool literal(std::string_view lit) {
+    if (s_.substr(pos_, lit.size()) != lit) return false;
+    pos_ += lit.size();
+    return true;
+  }
+  bool peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
+  // One or more characters of a class.
+  template <typename Pred>
+  bool span(Pred pred, std::string_view& out) {
+    size_t start = pos_;
+    while (pos_ < s_.size() && pred(s_[pos_])) ++pos_;
+    out = s_.substr(start, pos_ - start);
+    return pos_ > start;
+  }
+  // `(?:\[([0-9a-fA-F]+)\])?`
+  bool optional_bracket(std::string_view& out) {
+    if (!peek('[')) return true;
+    size_t save = pos_;
+    ++pos_;
+    if (span(is_hex, out) && literal("]")) return true;
+    pos_ = save;
+    out = {};
+    return true;
+  }
+  std::string_view rest() const { return s_.substr(pos_); }
+  size_t pos() const { return pos_; }
+
+ private:
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+size_t find_nccl_word(std::string_view s, size_t from) {
+  constexpr std::string_view kWord = " NCCL ";
+  size_t pos = from + 1;  // the 'N' of a match at `from`
+  while (pos + kWord.size() - 1 <= s.size()) {
+    const void* hit = std::memchr(s.data() + pos, 'N', s.size() - pos);
+    if (!hit) return std::string_view::npos;
+    size_t n = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    if (n + kWord.size() - 1 > s.size()) return std::string_view::npos;
+    if (s[n - 1] == ' ' && std::memcmp(s.data() + n, "NCCL ", 5) == 0) return n - 1;
+    pos = n + 1;
+  }
+  return std::string_view::npos;
+}
+
+bool is_per_operation(std::string_view m) {
+  constexpr std::string_view kBytes = " Bytes -> Algo ";
+  size_t p = 0;
+  while (p < m.size() && is_alpha(m[p])) ++p;
+  if (p > 0) {
+    if (p + 2 > m.size() || m[p] != ':' || m[p + 1] != ' ') return false;
+    p += 2;
+    if (p + 8 <= m.size() && m[p] == 'o' && std::memcmp(m.data() + p, "opCount ", 8) == 0) return true;
+  }
+  size_t digits = p;
+  while (p < m.size() && is_digit(m[p])) ++p;
+  return p > digits && m.size() >= p + kBytes.size() && std::memcmp(m.data() + p, kBytes.data(), kBytes.size()) == 0;
+}
+
+bool has_control_or_cr(std::string_view s) {
+  // Sixteen bytes at a time with the compiler's vector extension.
+  using V = unsigned char __attribute__((vector_size(16)));
+  size_t i = 0;
+  for (; i + 16 <= s.size(); i += 16) {
+    V v;
+    std::memcpy(&v, s.data() + i, 16);
+    auto hit = (v == 0x1b) | (v == 0) | (v == '\r');
+    uint64_t lanes[2];
+    std::memcpy(lanes, &hit, 16);
+    if (lanes[0] | lanes[1]) return true;
+  }
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == 0x1b || c == 0 || c == '\r') return true;
+  }
+  return false;
+}
+
+bool match_connection(std::string_view message, ConnectionCaptures& out) {
+  out = {};
+  Cursor c(message);
+  if (c.literal("Ring ")) {
+    out.keyword = message.substr(0, 4);
+  } else if (c.literal("Channel ")) {
+    out.keyword = message.substr(0, 7);
+  } else {
+    return false;
+  }
+  if (!c.span(is_digit, out.channel)) return false;
+  if (c.peek('/')) {
+    c.literal("/");
+    if (!c.span(is_digit, out.conn)) return false;
+  }
+  if (!c.literal(" : ") || !c.span(is_digit, out.sender)) return false;
+  c.optional_bracket(out.sender_bracket);
+  if (!c.literal(" -> ") || !c.span(is_digit, out.receiver)) return false;
+  c.optional_bracket(out.receiver_bracket);
+  if (!c.literal(" ")) return false;
+  size_t at = c.pos();
+  if (c.literal("[send] ")) {
+    out.direction = message.substr(at + 1, 4);
+  } else if (c.literal("[receive] ")) {
+    out.direction = message.substr(at + 1, 7);
+  }
+  if (!c.literal("via ")) return false;
+  // `(.+?)\s*$`: at least one byte, trailing whitespace trimmed, and no
+  // newline left inside (`.` does not match it).
+  std::string_view rest = c.rest();
+  if (rest.empty()) return false;
+  size_t end = rest.size();
+  while (end > 0 && is_space(rest[end - 1])) --end;
+  if (end == 0) end = 1;
+  std::string_view transport = rest.substr(0, end);
+  if (transport.find('\n') != std::string_view::npos) return false;
+  out.transport = transport;
+  return true;
+}
+
+bool match_connection_re2(std::string_view message, ConnectionCaptures& out) {
+  out = {};
+  re2::StringPiece g[9];
+  if (!RE2::FullMatch(re2::StringPiece(message.data(), message.size()), pattern(PatternKind::Connection), &g[0],
+                      &g[1], &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8])) {
+    return false;
+  }
+  std::string_view* fields[9] = {&out.keyword,  &out.channel,          &out.conn,      &out.sender, &out.sender_bracket,
+                                 &out.receiver, &out.receiver_bracket, &out.direction, &out.transport};
+  for (int i = 0; i < 9; ++i) *fields[i] = std::string_view(g[i].data(), g[i].size());
+  return true;
+}
+
+}  // namespace nd

@@ -1,0 +1,41 @@
+#pragma once
+// Hand-written matchers for the shapes that make up almost all of a large
+// log: the per-operation COLL/TUNING lines (rejected on a few bytes) and the
+// connection lines (hundreds of thousands at 8192 ranks x 32 channels). The
+// connection matcher is a byte-for-byte equivalent of the RE2 row
+// PatternKind::Connection; a differential test holds them together.
+
+#include <string_view>
+
+namespace nd {
+
+// Finds " NCCL " in `s` at or after `from`; npos when absent. Hops on 'N',
+// which is rare in log text, instead of on every space.
+size_t find_nccl_word(std::string_view s, size_t from = 0);
+
+// True for a per-operation message, which carries nothing about the job's
+// shape and can be a million lines per minute:
+//   COLL    `AllReduce: opCount 3f sendbuff ...`       (every version)
+//   TUNING  `4194304 Bytes -> Algo 1 proto 2 time ...`  (2.20-2.22)
+//           `AllReduce: 4194304 Bytes -> Algo ...`     (2.23+)
+bool is_per_operation(std::string_view message);
+
+// True when `s` holds an ESC, NUL or CR byte: the rare lines that need
+// strip_control() or a split at carriage returns.
+bool has_control_or_cr(std::string_view s);
+
+// The capture groups of the connection shape, in the pattern's order. An
+// absent optional group is an empty view.
+struct ConnectionCaptures {
+  std::string_view keyword, channel, conn, sender, sender_bracket, receiver, receiver_bracket, direction,
+      transport;
+};
+
+// `Ring|Channel NN[/k] : a[x] -> b[y] [send|receive] via TRANSPORT`, the
+// whole message (FullMatch semantics, Latin-1).
+bool match_connection(std::string_view message, ConnectionCaptures& out);
+
+// The same through RE2, for the differential test.
+bool match_connection_re2(std::string_view message, ConnectionCaptures& out);
+
+}  // namespace nd

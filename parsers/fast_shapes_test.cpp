@@ -1,0 +1,157 @@
+#include "parsers/fast_shapes.h"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "parsers/nccl_prefix.h"
+
+using namespace nd;
+
+namespace {
+
+// Payloads of every labelled real line, whatever its kind.
+std::vector<std::string> labelled_payloads() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / "lines")) {
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::string text = line.substr(line.find('\t') + 1);
+      HeaderScan scan = scan_nccl_headers(text);
+      out.push_back(scan.count ? std::string(scan.headers[0].payload) : text);
+    }
+  }
+  return out;
+}
+
+std::string describe(bool matched, const ConnectionCaptures& c) {
+  if (!matched) return "no match";
+  std::string s;
+  for (std::string_view f : {c.keyword, c.channel, c.conn, c.sender, c.sender_bracket, c.receiver,
+                             c.receiver_bracket, c.direction, c.transport}) {
+    s += "<" + std::string(f) + ">";
+  }
+  return s;
+}
+
+void check_same(const std::string& msg) {
+  ConnectionCaptures fast, re2;
+  bool a = match_connection(msg, fast);
+  bool b = match_connection_re2(msg, re2);
+  INFO("message: " << msg);
+  CHECK(describe(a, fast) == describe(b, re2));
+}
+
+}  // namespace
+
+TEST_CASE("find_nccl_word finds \" NCCL \" like string_view::find") {
+  const std::string_view cases[] = {
+      "gpu01:1:1 [0] NCCL INFO x", " NCCL ", "NCCL INFO", "a NCCL", "a  NCCL  b", "NNNN NCCL NCCL x",
+      "x NCC NCCL", "", "N", " N", "host NCCLX NCCL y", "AllReduce: opCount 0 comm 0x55 [nranks=4]"};
+  for (auto s : cases) {
+    for (size_t from = 0; from <= s.size() + 1; ++from) {
+      INFO(s << " from " << from);
+      CHECK(find_nccl_word(s, from) == s.find(" NCCL ", from));
+    }
+  }
+}
+
+TEST_CASE("per-operation lines of COLL and TUNING are recognised on their first bytes") {
+  // NCCL 2.18.3 COLL, 2.20-2.22 TUNING, 2.23 TUNING, 2.24+ TUNING.
+  CHECK(is_per_operation("AllReduce: opCount 0 sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 "
+                         "datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=4] stream 0x55d786a0f720"));
+  CHECK(is_per_operation("ReduceScatter: opCount 1a sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0"));
+  CHECK(is_per_operation("4194304 Bytes -> Algo 1 proto 2 time 38.400002"));
+  CHECK(is_per_operation("AllReduce: 4194304 Bytes -> Algo 1 proto 2 time 38.400002"));
+  CHECK(is_per_operation("AllReduce: 4194304 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..31}"));
+  CHECK_FALSE(is_per_operation("Ring 00 : 0 1 2 3"));
+  CHECK_FALSE(is_per_operation("Channel 00/0 : 0[0] -> 1[1] via P2P/IPC"));
+  CHECK_FALSE(is_per_operation("AllReduce: opCount"));
+  CHECK_FALSE(is_per_operation("AllReduce:opCount 0"));
+  CHECK_FALSE(is_per_operation("Using network IB"));
+  CHECK_FALSE(is_per_operation("4 coll channels, 0 nvls channels, 8 p2p channels, 2 p2p channels per peer"));
+  CHECK_FALSE(is_per_operation(": opCount 0"));
+  CHECK_FALSE(is_per_operation(""));
+}
+
+TEST_CASE("the hand connection matcher agrees with the RE2 pattern on every labelled line") {
+  auto payloads = labelled_payloads();
+  REQUIRE(payloads.size() >= 40);
+  size_t connections = 0;
+  for (const auto& p : payloads) {
+    check_same(p);
+    ConnectionCaptures c;
+    connections += match_connection(p, c);
+  }
+  CHECK(connections >= 10);
+}
+
+TEST_CASE("the hand connection matcher agrees with the RE2 pattern on edge cases") {
+  const char* cases[] = {
+      "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA",
+      "Ring 00 : 31 -> 0 [receive] via NET/IB/0",
+      "Ring 00 : 0[0] -> 1[1] via P2P/IPC",
+      "Channel 01 : 3[3] -> 0[0] via SHM/direct/direct  \r ",
+      "Channel 01 : 3[3] -> 0[0] via  ",
+      "Channel 01 : 3[3] -> 0[0] via ",
+      "Channel 01 : 3[3] -> 0[0] via \n",
+      "Channel 01 : 3[3] -> 0[0] via a\nb",
+      "Channel 01 : 3[3] -> 0[0] via a \n ",
+      "Channel 01 : 3[zz] -> 0[0] via P2P",
+      "Channel 01 : 3[] -> 0[0] via P2P",
+      "Channel 01 : 3[3 -> 0[0] via P2P",
+      "Channel 01 : 3[3] -> 0[0] [sendx] via P2P",
+      "Channel 01 : 3[3] -> 0[0] [send]via P2P",
+      "Channel 01 : 3[3] -> 0[0] [send] [send] via P2P",
+      "Channel 01/ : 3[3] -> 0[0] via P2P",
+      "Channel /1 : 3[3] -> 0[0] via P2P",
+      "Channel 1/2/3 : 3 -> 0 via P2P",
+      "Channel 99999999999999999999 : 3 -> 0 via P2P",
+      "Channel 00 : 0[dead] -> 1[BEEF] via NET/Socket/1",
+      "Channel 00 : 0 -> 1 via via via",
+      "Ring  00 : 0 -> 1 via P2P",
+      "Ringo 00 : 0 -> 1 via P2P",
+      "Channel 00 :  0 -> 1 via P2P",
+      "Channel 00 : 0 ->  1 via P2P",
+      "Channel 00 : 0 -> 1  via P2P",
+      "Channel 00 : 0 -> 1 via \xff\xfe",
+  };
+  for (const char* c : cases) check_same(c);
+  check_same(std::string("Channel 00 : 0 -> 1 via P2P\0x", 29));
+}
+
+TEST_CASE("the hand connection matcher agrees with the RE2 pattern on mutated lines") {
+  auto payloads = labelled_payloads();
+  std::vector<std::string> seeds;
+  for (const auto& p : payloads) {
+    ConnectionCaptures c;
+    if (match_connection(p, c)) seeds.push_back(p);
+  }
+  REQUIRE(!seeds.empty());
+  // The bytes that matter to the pattern, and a few that do not.
+  const std::string alphabet = " []/:->0123456789abcdefABCDEFsendreceiveviaRingChannel\t\r\n\f\v\x01\xff";
+  std::mt19937 rng(20261129);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  for (int i = 0; i < 50000; ++i) {
+    std::string s = seeds[pick(seeds.size())];
+    int edits = 1 + static_cast<int>(pick(3));
+    for (int e = 0; e < edits; ++e) {
+      size_t at = s.empty() ? 0 : pick(s.size() + 1);
+      char c = alphabet[pick(alphabet.size())];
+      switch (pick(4)) {
+        case 0: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+        case 1: if (at < s.size()) s.erase(at, 1); break;
+        case 2: if (at < s.size()) s[at] = c; break;
+        default: s = s.substr(0, at); break;
+      }
+    }
+    check_same(s);
+  }
+}

@@ -1,0 +1,395 @@
+#include "src/model/line_feeder.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <condition_variable>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <poll.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace nd {
+namespace {
+
+// One chunk of input on its way through: its bytes, then its parsed lines.
+struct Slot {
+  std::vector<char> buffer;
+  size_t begin = 0;  // the chunk's lines are buffer[begin, end)
+  size_t end = 0;
+  uint64_t id = 0;
+  uint64_t lines = 0;
+  bool line_by_line = false;  // parsed at merge time, see parse_chunk
+  ParsedLines parsed;
+};
+
+// Cuts buffer[begin, end) into lines with LineReader's rules (a line longer
+// than max_line keeps its head and is flagged; "\r\n" ends a line too).
+template <typename Fn>
+uint64_t for_each_line(const Slot& slot, size_t max_line, Fn fn) {
+  const char* p = slot.buffer.data() + slot.begin;
+  const char* end = slot.buffer.data() + slot.end;
+  uint64_t n = 0;
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    size_t len = static_cast<size_t>((nl ? nl : end) - p);
+    Line line;
+    line.number = ++n;
+    if (len > max_line) {
+      line.text = std::string_view(p, max_line);
+      line.truncated = true;
+    } else {
+      line.text = std::string_view(p, len > 0 && p[len - 1] == '\r' ? len - 1 : len);
+    }
+    if (!fn(line)) break;
+    p = nl ? nl + 1 : end;
+  }
+  return n;
+}
+
+void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
+  ParsedLines& out = slot.parsed;
+  out.clear();
+  out.keep_per_operation = keep_per_operation;
+  slot.line_by_line = false;
+  for_each_line(slot, max_line, [&](const Line& line) {
+    if (line.number == 1 && ModelBuilder::needs_line_by_line(line.text)) {
+      // Whether this line is the message of a `Last error:` before it is only
+      // known in order: the merge reads the chunk line by line.
+      slot.line_by_line = true;
+      return false;
+    }
+    ModelBuilder::parse_line(line, out);
+    return true;
+  });
+  slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
+}
+
+ssize_t read_retry(int fd, char* buf, size_t n) {
+  while (true) {
+    ssize_t r = ::read(fd, buf, n);
+    if (r >= 0 || errno != EINTR) return r;
+  }
+}
+
+ssize_t pread_retry(int fd, char* buf, size_t n, off_t at) {
+  while (true) {
+    ssize_t r = ::pread(fd, buf, n, at);
+    if (r >= 0 || errno != EINTR) return r;
+  }
+}
+
+class Feeder {
+ public:
+  Feeder(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options)
+      : fd_(fd), file_(file), builder_(builder), options_(options) {
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      off_t at = ::lseek(fd, 0, SEEK_CUR);
+      if (at >= 0 && at < st.st_size) {
+        regular_ = true;
+        base_ = at;
+        size_ = st.st_size;
+      } else if (at >= st.st_size) {
+        done_ = true;
+      }
+    }
+    if (!regular_ && S_ISFIFO(st.st_mode)) {
+      // Fewer, larger reads when a fast writer fills the pipe; best effort.
+      (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+    }
+    threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (const char* t = std::getenv("ND_THREADS")) threads_ = std::max(1, std::atoi(t));
+    threads_ = std::min(threads_, FeedOptions::kMaxThreads);
+    keep_per_operation_ = builder.has_observer();
+    // A chunk holds up to `chunk` bytes of line starts plus the head of a
+    // line that runs past them.
+    capacity_ = options.chunk + 2 * (options.max_line + 1);
+    slots_total_ = 2 * threads_ + 2;
+  }
+
+  FeedResult run() {
+    std::vector<std::thread> helpers;
+    bool spawned = false;
+    while (true) {
+      Slot* slot = take();
+      if (!slot) break;
+      if (!spawned) {
+        // Only inputs of more than one chunk are worth more threads.
+        spawned = true;
+        std::unique_lock lk(mutex_);
+        bool more = !done_;
+        lk.unlock();
+        for (size_t i = 1; more && i < threads_; ++i) helpers.emplace_back([this] { work(); });
+      }
+      process(slot);
+    }
+    for (auto& t : helpers) t.join();
+    return FeedResult{error_, lines_};
+  }
+
+ private:
+  void work() {
+    while (Slot* slot = take()) process(slot);
+  }
+
+  void process(Slot* slot) {
+    if (regular_) read_regular(*slot);
+    parse_chunk(*slot, options_.max_line, keep_per_operation_);
+    publish(slot);
+  }
+
+  // Hands out the next chunk: a free slot and, for a stream, its bytes.
+  // nullptr when the input is exhausted.
+  Slot* take() {
+    Slot* slot;
+    {
+      std::unique_lock lk(mutex_);
+      cv_.wait(lk, [&] { return done_ || !free_.empty() || slots_made_ < slots_total_; });
+      if (done_) return nullptr;
+      if (!free_.empty()) {
+        slot = free_.back();
+        free_.pop_back();
+      } else {
+        slots_.push_back(std::make_unique<Slot>());
+        slot = slots_.back().get();
+        slot->buffer.resize(capacity_);
+        ++slots_made_;
+      }
+      slot->begin = slot->end = 0;
+      slot->parsed.known_hosts = known_hosts_;
+      if (regular_) {
+        slot->id = next_id_++;
+        if (base_ + static_cast<off_t>((slot->id + 1) * options_.chunk) >= size_) done_ = true;
+        return slot;
+      }
+    }
+    // A stream is read in order, by one thread at a time, under its own lock
+    // so that merging never waits for a writer that pauses.
+    std::lock_guard read_lock(read_mutex_);
+    bool done;
+    {
+      std::lock_guard lk(mutex_);
+      done = done_;
+    }
+    int err = 0;
+    bool at_end = done;
+    if (!done) {
+      slot->id = next_id_++;
+      at_end = read_stream(*slot, err);
+    }
+    if (at_end || err) {
+      std::lock_guard lk(mutex_);
+      if (err && error_ == 0) error_ = err;
+      done_ = true;
+      cv_.notify_all();
+      if (slot->begin == slot->end) {
+        // An empty last chunk: its id is the last one, nothing waits for it.
+        free_.push_back(slot);
+        return nullptr;
+      }
+    }
+    return slot;
+  }
+
+  // Chunk `id` of a regular file: the lines that start in
+  // [base + id * chunk, base + (id + 1) * chunk), read with pread.
+  void read_regular(Slot& slot) {
+    const size_t chunk = options_.chunk;
+    const size_t max_line = options_.max_line;
+    off_t start = base_ + static_cast<off_t>(slot.id * chunk);
+    off_t from = slot.id == 0 ? start : start - 1;
+    size_t want = static_cast<size_t>(start + static_cast<off_t>(chunk) - from);
+    size_t n = 0;
+    bool eof = false;
+    while (n < want) {
+      ssize_t r = pread_retry(fd_, slot.buffer.data() + n, want - n, from + static_cast<off_t>(n));
+      if (r < 0) return fail(errno);
+      if (r == 0) {
+        eof = true;
+        break;
+      }
+      n += static_cast<size_t>(r);
+    }
+    char* buf = slot.buffer.data();
+    size_t first = 0;
+    if (slot.id > 0) {
+      // The line in progress at `start` belongs to the chunk before.
+      const void* nl = std::memchr(buf, '\n', n);
+      if (!nl) return;
+      first = static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1;
+    }
+    slot.begin = first;
+    slot.end = n;
+    if (first >= n || eof) return;
+    // A line that starts here and runs past the chunk: read up to its end,
+    // or just enough of it to know it is overlong.
+    const void* last_nl = memrchr(buf + first, '\n', n - first);
+    if (last_nl && static_cast<const char*>(last_nl) == buf + n - 1) return;
+    size_t line_start = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf) + 1 : first;
+    while (n - line_start <= max_line) {
+      size_t room = std::min(line_start + max_line + 1 - n, slot.buffer.size() - n);
+      ssize_t r = pread_retry(fd_, buf + n, room, from + static_cast<off_t>(n));
+      if (r < 0) return fail(errno);
+      if (r == 0) break;
+      const void* nl = std::memchr(buf + n, '\n', static_cast<size_t>(r));
+      n += static_cast<size_t>(r);
+      if (nl) {
+        n = static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1;
+        break;
+      }
+    }
+    slot.end = n;
+  }
+
+  // The next run of whole lines from a stream; the incomplete tail is kept
+  // for the next chunk. Returns true at the end of the stream. Called under
+  // read_mutex_.
+  bool read_stream(Slot& slot, int& err) {
+    const size_t max_line = options_.max_line;
+    char* buf = slot.buffer.data();
+    size_t len = carry_.size();
+    std::memcpy(buf, carry_.data(), len);
+    carry_.clear();
+    size_t target = options_.chunk;
+    size_t scanned = 0;  // buf[0, scanned) holds no newline
+    bool have_line = false;
+    while (!eof_) {
+      if (skipping_) {
+        // Dropping the rest of an overlong line, up to its newline.
+        const void* nl = std::memchr(buf, '\n', len);
+        if (nl) {
+          size_t drop = static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1;
+          std::memmove(buf, buf + drop, len - drop);
+          len -= drop;
+          skipping_ = false;
+          continue;
+        }
+        len = 0;
+      } else {
+        if (!have_line) {
+          have_line = std::memchr(buf + scanned, '\n', len - scanned) != nullptr;
+          scanned = len;
+        }
+        if (!have_line && len > max_line) {
+          // Overlong: keep one byte more than max_line so the line is flagged.
+          len = max_line + 1;
+          skipping_ = true;
+          break;
+        }
+        if (len >= target) break;
+        // A stream that pauses hands over what it has, for live output.
+        if (have_line) {
+          pollfd pfd{fd_, POLLIN, 0};
+          if (::poll(&pfd, 1, 0) == 0) break;
+        }
+      }
+      ssize_t r = read_retry(fd_, buf + len, slot.buffer.size() - len);
+      if (r < 0) {
+        err = errno;
+        eof_ = true;
+      } else if (r == 0) {
+        eof_ = true;
+      } else {
+        len += static_cast<size_t>(r);
+      }
+    }
+    size_t cut = len;
+    if (!eof_ && !skipping_) {
+      const void* nl = memrchr(buf, '\n', len);
+      cut = nl ? static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1 : 0;
+    }
+    carry_.assign(buf + cut, buf + len);
+    slot.begin = 0;
+    slot.end = cut;
+    return eof_;
+  }
+
+  void fail(int err) {
+    std::lock_guard lk(mutex_);
+    if (error_ == 0) error_ = err;
+    done_ = true;
+    cv_.notify_all();
+  }
+
+  // Queues a parsed chunk; whoever finds the merge free merges every chunk
+  // that is next in line, outside the lock.
+  void publish(Slot* slot) {
+    std::unique_lock lk(mutex_);
+    ready_[slot->id] = slot;
+    if (merging_) return;
+    merging_ = true;
+    while (true) {
+      auto it = ready_.find(next_merge_);
+      if (it == ready_.end()) break;
+      Slot* s = it->second;
+      ready_.erase(it);
+      lk.unlock();
+      if (s->line_by_line) {
+        for_each_line(*s, options_.max_line, [&](const Line& line) {
+          builder_.add_line(file_, Line{line.text, lines_ + line.number, line.truncated});
+          return true;
+        });
+      } else {
+        builder_.apply(file_, lines_, s->parsed);
+      }
+      lines_ += s->lines;
+      s->parsed.clear();
+      auto known = builder_.host_snapshot();
+      lk.lock();
+      known_hosts_ = std::move(known);
+      ++next_merge_;
+      free_.push_back(s);
+      cv_.notify_all();
+    }
+    merging_ = false;
+  }
+
+  int fd_;
+  uint32_t file_;
+  ModelBuilder& builder_;
+  FeedOptions options_;
+  size_t threads_ = 1;
+  bool keep_per_operation_ = false;
+  size_t capacity_ = 0;
+
+  bool regular_ = false;
+  off_t base_ = 0;
+  off_t size_ = 0;
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> free_;
+  size_t slots_made_ = 0;
+  size_t slots_total_ = 0;
+  uint64_t next_id_ = 0;  // under mutex_ for a file, read_mutex_ for a stream
+  bool done_ = false;
+  int error_ = 0;
+  // Stream state, under read_mutex_.
+  std::mutex read_mutex_;
+  std::vector<char> carry_;
+  bool eof_ = false;
+  bool skipping_ = false;
+  // Merge state: ready_ under the lock, the rest owned by the merging thread.
+  std::map<uint64_t, Slot*> ready_;
+  std::shared_ptr<const NameSet> known_hosts_;  // under mutex_
+  uint64_t next_merge_ = 0;
+  bool merging_ = false;
+  uint64_t lines_ = 0;
+};
+
+}  // namespace
+
+FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options) {
+  Feeder feeder(fd, file, builder, options);
+  return feeder.run();
+}
+
+}  // namespace nd

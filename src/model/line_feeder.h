@@ -1,0 +1,36 @@
+#pragma once
+// Feeds one input to a ModelBuilder as fast as the machine allows: large
+// reads, lines cut and classified on every core in chunks split at line
+// boundaries, and the chunks merged in line order, so the model is exactly
+// the one that line-by-line add_line() builds. Memory stays bounded by the
+// chunks in flight, whatever the length of the input.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "parsers/line_reader.h"
+#include "src/model/model_builder.h"
+
+namespace nd {
+
+struct FeedOptions {
+  size_t threads = 0;             // 0: one per core (at most kMaxThreads)
+  size_t chunk = 256 << 10;       // bytes of lines per chunk: fits the L2 cache
+  size_t max_line = LineReader::kDefaultMaxLine;  // longer lines are cut, as LineReader does
+
+  static constexpr size_t kMaxThreads = 8;
+};
+
+struct FeedResult {
+  int error = 0;        // errno of a failed read, 0 when none
+  uint64_t lines = 0;
+};
+
+// Reads `fd` to its end. A regular file is read with pread() by every worker
+// at once; anything else (a pipe, a terminal) is read by one worker at a
+// time, handing over what has arrived whenever the writer pauses, so live
+// output is seen promptly. The builder's observer, if any, is called from
+// whichever thread merges, one call at a time, in line order.
+FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options = {});
+
+}  // namespace nd

@@ -1,0 +1,241 @@
+#include "src/model/line_feeder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+using namespace nd;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string refs(const std::vector<LineRef>& v) {
+  std::string s;
+  for (auto r : v) s += fmt::format("{}:{} ", r.file, r.line);
+  return s;
+}
+
+std::string observations(const std::map<std::string, std::vector<Observation>>& m) {
+  std::string s;
+  for (const auto& [k, v] : m) {
+    s += k + ":";
+    for (const auto& o : v) s += fmt::format(" {}/{}/{}", o.host, o.pid, o.line.line);
+    s += "\n";
+  }
+  return s;
+}
+
+// Everything the checks can see, as text, so two models compare with ==.
+std::string describe(const JobModel& m) {
+  std::ostringstream out;
+  const auto& c = m.counters;
+  out << fmt::format("lines {} nccl {} info {} warn {} unknown {} malformed {} spliced {} truncated {} conn {} init {} "
+                     "ambiguous {}\n",
+                     c.lines, c.nccl_lines, c.info_lines, c.warn_lines, c.unknown_lines, c.malformed_lines,
+                     c.spliced_lines, c.truncated_lines, c.connection_lines, c.init_lines, c.ambiguous_assignments);
+  for (const auto& h : m.hosts.names()) out << "host " << h << "\n";
+  for (const auto& t : m.transport_texts.names()) out << "transport " << t << "\n";
+  for (const auto& comm : m.comms) {
+    out << fmt::format("comm {} n {} nodes {} synthetic {} first {}\n", comm.key, comm.nranks, comm.nnodes,
+                       comm.synthetic, comm.first_line.line);
+    for (size_t r = 0; r < comm.ranks.size(); ++r) {
+      const auto& i = comm.ranks[r];
+      out << fmt::format(" rank {} host {} pid {} dev {} {} bus {} {} {} line {}\n", r, i.host, i.pid, i.cuda_dev,
+                         i.nvml_dev, i.bus_id.value_or(0), i.init_started, i.init_completed, i.init_line.line);
+    }
+    for (const auto& e : comm.edges) {
+      out << fmt::format(" edge {} {} {} {} {} {} {}:{} {}:{}\n", e.channel, e.conn_index, e.sender, e.receiver,
+                         e.send_transport, e.recv_transport, e.send_line.file, e.send_line.line, e.recv_line.file,
+                         e.recv_line.line);
+    }
+    for (const auto& l : comm.listings) out << fmt::format(" listing {} {} {}\n", l.channel, l.ranks.size(), l.line.line);
+    for (const auto& g : comm.graph_rings) out << fmt::format(" graph {} {} {} {}\n", g.channel, g.prev, g.me, g.next);
+    for (const auto& t : comm.trees) out << fmt::format(" tree {} {} {} {}\n", t.entry.channel, t.entry.me, t.entry.up, t.line.line);
+  }
+  out << observations(m.versions) << observations(m.cuda_versions) << observations(m.using_network)
+      << observations(m.net_using);
+  for (const auto& [v, list] : m.driver_versions) out << "driver " << v << " " << list.size() << "\n";
+  for (const auto& e : m.env) out << fmt::format("env {} {} {} {}\n", e.name, e.value, e.host, e.line.line);
+  for (const auto& w : m.warnings) out << fmt::format("warn {} {} {} {}\n", w.host, w.location, w.message, w.line.line);
+  out << "unknown " << refs(m.unknown_samples) << "\nmalformed " << refs(m.malformed_samples) << "\n";
+  out << fmt::format("nvls {} {}\n", m.max_nvls_channels, m.nvls_connected);
+  for (const auto& f : m.framework_errors) {
+    out << fmt::format("framework {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line);
+  }
+  std::map<uint64_t, std::string> texts(m.line_text.begin(), m.line_text.end());
+  for (const auto& [k, t] : texts) out << "text " << k << " " << t << "\n";
+  return out.str();
+}
+
+std::string temp_file(const std::string& content) {
+  char path[] = "/tmp/nd-feeder-XXXXXX";
+  int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+  ::close(fd);
+  return path;
+}
+
+// The reference: LineReader and add_line, one line at a time.
+std::string by_lines(const std::string& path, size_t max_line) {
+  JobModel model;
+  ModelBuilder builder(model);
+  uint32_t file = builder.add_file("job.log");
+  int fd = ::open(path.c_str(), O_RDONLY);
+  LineReader reader(fd, max_line);
+  Line line;
+  while (reader.next(line)) builder.add_line(file, line);
+  ::close(fd);
+  builder.finish();
+  return describe(model);
+}
+
+std::string by_file(const std::string& path, const FeedOptions& options) {
+  JobModel model;
+  ModelBuilder builder(model);
+  uint32_t file = builder.add_file("job.log");
+  int fd = ::open(path.c_str(), O_RDONLY);
+  FeedResult r = feed_lines(fd, file, builder, options);
+  ::close(fd);
+  CHECK(r.error == 0);
+  builder.finish();
+  return describe(model);
+}
+
+// Through a pipe, written in uneven pieces with pauses, as a live job does.
+std::string by_pipe(const std::string& content, const FeedOptions& options, size_t piece) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::thread writer([&] {
+    size_t done = 0;
+    size_t n = 0;
+    while (done < content.size()) {
+      size_t len = std::min(content.size() - done, piece + (n * 7919) % (piece + 1));
+      ssize_t w = ::write(fds[1], content.data() + done, len);
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
+      if (++n % 16 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    ::close(fds[1]);
+  });
+  JobModel model;
+  ModelBuilder builder(model);
+  uint32_t file = builder.add_file("job.log");
+  FeedResult r = feed_lines(fds[0], file, builder, options);
+  writer.join();
+  ::close(fds[0]);
+  CHECK(r.error == 0);
+  builder.finish();
+  return describe(model);
+}
+
+std::string golden_logs() {
+  std::vector<fs::path> paths;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / "logs")) {
+    if (e.is_regular_file() && e.path().extension() == ".log") paths.push_back(e.path());
+  }
+  std::sort(paths.begin(), paths.end());
+  std::string all;
+  for (const auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    all += std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("feeding a file in chunks on several threads builds the line-by-line model") {
+  std::string content = golden_logs();
+  REQUIRE(content.size() > 10000);
+  // Hostile shapes at the chunk seams: no final newline, CRLF, empty lines,
+  // lines longer than the cap, and a cap hit exactly.
+  content += "\r\n\n" + std::string(300, 'x') + "\ngpu01:1:1 [0] NCCL INFO " + std::string(200, 'y') + "\r\n";
+  content += std::string(100, 'z') + "\r\n" + std::string(99, 'w') + "\r\n";
+  content += "gpu01:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0\n";
+  // `Last error:` takes the next line, whatever it is, even across a seam.
+  for (int i = 0; i < 3; ++i) {
+    content += "[rank0]:[E ProcessGroupNCCL.cpp:1234] Watchdog caught collective operation timeout\n";
+    content += "torch.distributed.DistBackendError: NCCL error: unhandled system error, Last error:\n";
+    content += "gpu01:1:1 [0] NCCL INFO Using network IB\n";
+    content += "Last error:\nLast error:\nsocket timeout " + std::string(static_cast<size_t>(i * 40), 's') + "\n";
+    content += "Last error: inline body\n" + std::string(static_cast<size_t>(i * 31), '-') + "\n";
+  }
+  content += "gpu77:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\r";
+  std::string path = temp_file(content);
+  for (size_t max_line : {size_t{100}, LineReader::kDefaultMaxLine}) {
+    std::string expected = by_lines(path, max_line);
+    for (size_t threads : {1, 2, 4}) {
+      for (size_t chunk : {size_t{7}, size_t{97}, size_t{4096}, size_t{1} << 20}) {
+        INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
+        FeedOptions options;
+        options.threads = threads;
+        options.chunk = chunk;
+        options.max_line = max_line;
+        CHECK(by_file(path, options) == expected);
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
+  std::string content = golden_logs();
+  content += std::string(250, 'q') + "\nlast line without newline NCCL INFO x";
+  std::string path = temp_file(content);
+  for (size_t max_line : {size_t{100}, LineReader::kDefaultMaxLine}) {
+    std::string expected = by_lines(path, max_line);
+    for (size_t threads : {1, 2, 3}) {
+      for (size_t piece : {size_t{50}, size_t{4096}}) {
+        INFO("max_line " << max_line << " threads " << threads << " piece " << piece);
+        FeedOptions options;
+        options.threads = threads;
+        options.chunk = 512;
+        options.max_line = max_line;
+        CHECK(by_pipe(content, options, piece) == expected);
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a file read from an offset starts there, and an empty file has no lines") {
+  std::string path = temp_file("skipped line\ngpu01:1:1 [0] NCCL INFO Using network IB\n");
+  int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(::lseek(fd, 13, SEEK_SET) == 13);
+  JobModel model;
+  ModelBuilder builder(model);
+  FeedResult r = feed_lines(fd, builder.add_file("x"), builder);
+  ::close(fd);
+  CHECK(r.lines == 1);
+  CHECK(model.counters.lines == 1);
+  CHECK(model.using_network.count("IB") == 1);
+  std::remove(path.c_str());
+
+  std::string empty = temp_file("");
+  fd = ::open(empty.c_str(), O_RDONLY);
+  JobModel m2;
+  ModelBuilder b2(m2);
+  CHECK(feed_lines(fd, b2.add_file("y"), b2).lines == 0);
+  ::close(fd);
+  std::remove(empty.c_str());
+}
+
+TEST_CASE("a read error is reported") {
+  int fd = ::open("/", O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  JobModel model;
+  ModelBuilder builder(model);
+  FeedResult r = feed_lines(fd, builder.add_file("dir"), builder);
+  ::close(fd);
+  CHECK(r.error == EISDIR);
+}
