@@ -67,9 +67,9 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
         if (e.send_transport != kNoTransport) sent.emplace(std::pair{e.channel, e.sender}, &e);
       }
       for (const auto& [channel, ring] : rings) {
-        for (const auto& [key, e] : sent) {
-          if (key.first != channel) continue;
-          uint32_t a = key.second;
+        for (auto it = sent.lower_bound({channel, 0}); it != sent.end() && it->first.first == channel; ++it) {
+          const Edge* e = it->second;
+          uint32_t a = it->first.second;
           auto b = ring.next(a);
           if (!b || edges.count({channel, a, *b})) continue;
           std::vector<LineRef> lines{e->send_line};

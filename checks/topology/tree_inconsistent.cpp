@@ -23,19 +23,18 @@ bool lists_child(const TreeEntry& e, uint32_t child) {
 void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std::vector<const TreeRecord*>& recs,
                 ChannelProblems& problems) {
   uint32_t n = comm.size();
-  std::map<uint32_t, const TreeRecord*> own;  // the ranks present, not nranks
+  // By rank; null for the ranks whose line is absent. The first line of a rank counts.
+  std::vector<const TreeRecord*> own(n, nullptr);
   for (const auto* t : recs) {
-    if (t->entry.me >= 0 && t->entry.me < n) own.emplace(static_cast<uint32_t>(t->entry.me), t);
+    if (t->entry.me >= 0 && t->entry.me < n && !own[t->entry.me]) own[t->entry.me] = t;
   }
-  auto line_of = [&](int64_t r) -> const TreeRecord* {
-    if (r < 0) return nullptr;
-    auto it = own.find(static_cast<uint32_t>(r));
-    return it == own.end() ? nullptr : it->second;
-  };
+  auto line_of = [&](int64_t r) -> const TreeRecord* { return r < 0 || r >= n ? nullptr : own[r]; };
   const char* tree = nvls ? "NVLS tree" : "tree";
   std::vector<uint32_t> roots;
   std::vector<LineRef> root_lines;
-  for (const auto& [r, rec] : own) {
+  for (uint32_t r = 0; r < n; ++r) {
+    const TreeRecord* rec = own[r];
+    if (!rec) continue;
     const TreeEntry& e = rec->entry;
     if (e.up < 0) {
       roots.push_back(r);
@@ -64,14 +63,15 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
   }
   // Parent links that return to a rank: walk each chain once (0 unseen,
   // 1 on the current walk, 2 finished), linear in the ranks present.
-  std::map<uint32_t, int> state;
-  for (const auto& [start, rec] : own) {
-    if (state[start] != 0) continue;
+  std::vector<uint8_t> state(n, 0);
+  for (uint32_t start = 0; start < n; ++start) {
+    const TreeRecord* rec = own[start];
+    if (!rec || state[start] != 0) continue;
     std::vector<uint32_t> walk;
     uint32_t at = start;
     bool cycle = false;
     while (true) {
-      int& st = state[at];
+      uint8_t& st = state[at];
       if (st == 1) {
         cycle = true;
         break;

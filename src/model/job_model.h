@@ -224,7 +224,7 @@ struct JobModel {
   std::map<uint32_t, std::vector<Observation>> driver_versions;    // cudaDriverVersion
   std::map<std::string, std::vector<Observation>> using_network;   // authoritative choice
   std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
-  std::vector<HostNets> host_nets;    // parsed `NET/<name> : Using` device lists
+  std::vector<HostNets> host_nets;    // parsed `NET/<name> : Using` device lists, by host
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
   std::vector<BindingRecord> bindings;           // launcher binding reports

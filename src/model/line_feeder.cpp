@@ -255,7 +255,7 @@ class Feeder {
     const size_t max_line = options_.max_line;
     char* buf = slot.buffer.data();
     size_t len = carry_.size();
-    std::memcpy(buf, carry_.data(), len);
+    if (len > 0) std::memcpy(buf, carry_.data(), len);  // an empty vector's data() may be null
     carry_.clear();
     size_t target = options_.chunk;
     size_t scanned = 0;  // buf[0, scanned) holds no newline

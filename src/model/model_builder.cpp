@@ -440,8 +440,10 @@ void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& wher
 }
 
 const HostNets* JobModel::nets_of(uint32_t host, std::string_view net) const {
-  for (const auto& n : host_nets) {
-    if (n.host == host && n.net == net) return &n;
+  auto it = std::lower_bound(host_nets.begin(), host_nets.end(), host,
+                             [](const HostNets& n, uint32_t h) { return n.host < h; });
+  for (; it != host_nets.end() && it->host == host; ++it) {
+    if (it->net == net) return &*it;
   }
   return nullptr;
 }
@@ -729,6 +731,9 @@ void ModelBuilder::flush_pending(Process& p, const CommSlot& slot) {
 }
 
 void ModelBuilder::finish() {
+  // By host for nets_of(); a host's networks stay in the order the log gave them.
+  std::stable_sort(model_.host_nets.begin(), model_.host_nets.end(),
+                   [](const HostNets& a, const HostNets& b) { return a.host < b.host; });
   for (auto& [key, p] : processes_) {
     ProcessRecord rec;
     rec.host = p.host;

@@ -424,15 +424,17 @@ void tree_text(const JobModel& model, const Communicator& comm, uint16_t ch, con
     uint32_t rank;
     uint32_t parent;
     size_t depth;
+    std::string rails;  // the "|  " columns of the ancestors that have siblings below
+    bool last_child;
   };
   for (uint32_t root : roots) {
-    std::vector<Item> stack{{root, root, 0}};
+    std::vector<Item> stack{{root, root, 0, {}, true}};
     while (!stack.empty()) {
-      Item it = stack.back();
+      Item it = std::move(stack.back());
       stack.pop_back();
       if (seen[it.rank]) continue;
       seen[it.rank] = true;
-      std::string lead = it.depth == 0 ? "  " : "  " + std::string(3 * (std::min(it.depth, kMaxIndent) - 1), ' ') + "`- ";
+      std::string lead = it.depth == 0 ? "  " : "  " + it.rails + (it.last_child ? "`- " : "|- ");
       if (it.depth > kMaxIndent) lead += fmt::format("[depth {}] ", it.depth);
       std::string line = fmt::format("{}{} {}", lead, it.rank, display(model.host_name(comm.host_of(it.rank)), 16));
       if (it.depth > 0) {
@@ -443,7 +445,11 @@ void tree_text(const JobModel& model, const Communicator& comm, uint16_t ch, con
       out += line + "\n";
       std::vector<uint32_t> children = tree.predecessors(it.rank);
       std::sort(children.rbegin(), children.rend());
-      for (uint32_t c : children) stack.push_back({c, it.rank, it.depth + 1});
+      std::string rails = it.rails;
+      if (it.depth > 0 && it.depth < kMaxIndent) rails += it.last_child ? "   " : "|  ";
+      for (size_t k = 0; k < children.size(); ++k) {
+        stack.push_back({children[k], it.rank, it.depth + 1, rails, k == 0});
+      }
     }
   }
   out += "\n";
