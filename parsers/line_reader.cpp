@@ -7,7 +7,7 @@
 namespace nd {
 
 LineReader::LineReader(int fd, size_t max_line, size_t chunk)
-    : fd_(fd), max_line_(max_line), chunk_(chunk), buffer_(max_line + chunk) {}
+    : fd_(fd), max_line_(max_line), buffer_(max_line + chunk) {}
 
 bool LineReader::fill() {
   if (begin_ > 0) {

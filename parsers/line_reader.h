@@ -43,7 +43,6 @@ class LineReader {
 
   int fd_;
   size_t max_line_;
-  size_t chunk_;
   std::vector<char> buffer_;
   size_t begin_ = 0;
   size_t end_ = 0;

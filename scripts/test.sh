@@ -1,7 +1,10 @@
 #!/bin/sh
-# Quick start 2: install, build and run every test, then once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer. Ends with "N passed, N failed"
-# counted from meson's own test log.
+# Quick start 2: install, build and run every test once, in a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer (optimised, so that warnings
+# that only -O2 finds stay errors too), then a short libFuzzer run. Ends with
+# "N passed, N failed" counted from meson's own test logs.
+#   ND_SKIP_SANITIZERS=1  a plain build instead (build-plain)
+#   ND_FUZZ=0             no fuzz run
 set -u
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh || exit 1
@@ -19,26 +22,28 @@ run_suite() {  # build dir, meson setup options...
 }
 
 status=0
-run_suite build-test || status=1
-if [ "${ND_SKIP_SANITIZERS:-0}" != 1 ]; then
+if [ "${ND_SKIP_SANITIZERS:-0}" = 1 ]; then
+  suite_dir=build-plain
+  run_suite build-plain || status=1
+else
+  suite_dir=build-test
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug || status=1
+    run_suite build-test -Db_sanitize=address,undefined -Db_lundef=false || status=1
 fi
 
-# A short libFuzzer run (clang, ASan+UBSan) over the line parsers and the
-# chunked reader; only the fuzz suite, so the unit tests do not run thrice.
-# ND_FUZZ=1 turns it on.
-if [ "${ND_FUZZ:-0}" = 1 ]; then
+# libFuzzer (clang) over the line parsers, the chunked reader and the
+# --aggregate record reader; only the fuzz suite, so the unit tests run once.
+if [ "${ND_FUZZ:-1}" = 1 ]; then
   rm -f build-fuzz/meson-logs/testlog.json
   if [ ! -d build-fuzz ]; then
-    CXX=clang++ meson setup build-fuzz -Dfuzz=true -Dwerror=false -Db_sanitize=address,undefined -Db_lundef=false \
+    CXX=clang++ meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
       --buildtype=debugoptimized >/dev/null || status=1
   fi
-  ninja -C build-fuzz -j "$jobs" fuzz/line_fuzzer >/dev/null &&
+  ninja -C build-fuzz -j "$jobs" fuzz/line_fuzzer fuzz/aggregate_fuzzer >/dev/null &&
     meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs || status=1
 fi
 
-python3 - build-test build-asan build-fuzz <<'PY' || status=1
+python3 - "$suite_dir" build-fuzz <<'PY' || status=1
 import json, os, sys
 passed = failed = skipped = 0
 for d in sys.argv[1:]:

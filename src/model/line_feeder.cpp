@@ -283,7 +283,8 @@ class Feeder {
           skipping_ = true;
           break;
         }
-        if (len >= target) break;
+        // Without a whole line, a full chunk would go out empty, forever.
+        if (len >= target && have_line) break;
         // A stream that pauses hands over what it has, for live output.
         if (have_line) {
           pollfd pfd{fd_, POLLIN, 0};

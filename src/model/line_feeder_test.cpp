@@ -208,6 +208,24 @@ TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
   std::remove(path.c_str());
 }
 
+TEST_CASE("a pipe read in chunks shorter than its lines still ends") {
+  // 80-byte lines, 64-byte chunks: a chunk must wait for a whole line rather
+  // than go out empty again and again.
+  std::string line = "gpu01:2771:2771 [0] NCCL INFO " + std::string(49, 'x') + "\n";
+  std::string content = line + line + line;
+  std::string path = temp_file(content);
+  std::string expected = by_lines(path, 100);
+  for (size_t threads : {1, 2}) {
+    INFO("threads " << threads);
+    FeedOptions options;
+    options.threads = threads;
+    options.chunk = 64;
+    options.max_line = 100;
+    CHECK(by_pipe(content, options, 4096) == expected);
+  }
+  std::remove(path.c_str());
+}
+
 TEST_CASE("a file read from an offset starts there, and an empty file has no lines") {
   std::string path = temp_file("skipped line\ngpu01:1:1 [0] NCCL INFO Using network IB\n");
   int fd = ::open(path.c_str(), O_RDONLY);

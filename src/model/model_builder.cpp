@@ -113,6 +113,49 @@ void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
   out.first_spliced = out.spliced_lines - spliced;
 }
 
+namespace {
+
+bool is_host_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+}
+
+// Steps back over decimal digits ending just before `end`; npos when none.
+size_t digits_before(std::string_view s, size_t end) {
+  size_t i = end;
+  while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
+  return i == end ? std::string_view::npos : i;
+}
+
+// The bulk of a COLL log is one per-operation INFO line per call and rank.
+// Such a line only counts, once its process's host is known; decide that on
+// the header just before " NCCL INFO ", read backwards, without the envelope
+// and header parsers. Anything unusual (control bytes, a splice, a header the
+// envelope stripper would not leave at the start) takes the full path.
+bool counts_only(std::string_view text, const ParsedLines& out) {
+  // glibc's memmem is several times slower than hopping on the 'N'.
+  size_t marker = find_nccl_word(text);
+  if (marker == std::string_view::npos || text.compare(marker + 6, 5, "INFO ") != 0) return false;
+  std::string_view payload = text.substr(marker + 11);
+  if (!is_per_operation(payload) || find_nccl_word(payload) != std::string_view::npos) return false;
+  // host:pid:tid [dev]
+  if (marker < 2 || text[marker - 1] != ']') return false;
+  size_t dev = digits_before(text, marker - 1);
+  if (dev == std::string_view::npos || dev < 2 || text[dev - 1] != '[' || text[dev - 2] != ' ') return false;
+  size_t tid = digits_before(text, dev - 2);
+  if (tid == std::string_view::npos || tid < 1 || text[tid - 1] != ':') return false;
+  size_t pid = digits_before(text, tid - 1);
+  if (pid == std::string_view::npos || pid < 2 || text[pid - 1] != ':') return false;
+  size_t host_start = pid - 1;
+  while (host_start > 0 && is_host_char(text[host_start - 1])) --host_start;
+  std::string_view host = text.substr(host_start, pid - 1 - host_start);
+  if (host.empty()) return false;
+  bool known = (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
+  if (!known || has_control_or_cr(text)) return false;
+  return host_start == 0 || strip_envelope(text).payload.data() == text.data() + host_start;
+}
+
+}  // namespace
+
 void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
   ++out.lines;
   if (line.truncated) ++out.truncated_lines;
@@ -126,6 +169,11 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
       out.expect_last_error = opens_last_error(line.text, out.scratch);
       return;
     }
+  }
+  if (!out.keep_per_operation && counts_only(line.text, out)) {
+    ++out.nccl_lines;
+    ++out.info_lines;
+    return;
   }
   // Cheap reject: every NCCL line the model uses holds "NCCL "; the others it
   // reads are launcher binding reports ("bound to", "cpu-bind") and PyTorch's
