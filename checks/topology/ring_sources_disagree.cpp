@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -59,19 +61,35 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
     if (!runtime) {
       // Ring edges from GRAPH lines, else from the listing.
       auto rings = graph.empty() ? build_rings_from(comm, RingSource::Listing) : graph;
-      std::map<std::tuple<uint16_t, uint32_t, uint32_t>, const Edge*> edges;
-      std::map<std::pair<uint16_t, uint32_t>, const Edge*> sent;  // a collective line sent by this rank
+      // Sorted vectors, not maps: a large job has hundreds of thousands of edges.
+      std::vector<std::tuple<uint16_t, uint32_t, uint32_t>> edges;
+      struct Sent {  // the first collective line each rank sent on a channel
+        uint16_t channel;
+        uint32_t sender;
+        size_t order;
+        const Edge* edge;
+        bool operator<(const Sent& o) const {
+          return std::tie(channel, sender, order) < std::tie(o.channel, o.sender, o.order);
+        }
+      };
+      std::vector<Sent> sent;
       for (const auto& e : comm.edges) {
         if (e.conn_index > 0) continue;
-        edges.emplace(std::tuple{e.channel, e.sender, e.receiver}, &e);
-        if (e.send_transport != kNoTransport) sent.emplace(std::pair{e.channel, e.sender}, &e);
+        edges.emplace_back(e.channel, e.sender, e.receiver);
+        if (e.send_transport != kNoTransport) sent.push_back({e.channel, e.sender, sent.size(), &e});
       }
+      std::sort(edges.begin(), edges.end());
+      std::sort(sent.begin(), sent.end());
+      sent.erase(std::unique(sent.begin(), sent.end(),
+                             [](const Sent& x, const Sent& y) { return x.channel == y.channel && x.sender == y.sender; }),
+                 sent.end());
       for (const auto& [channel, ring] : rings) {
-        for (auto it = sent.lower_bound({channel, 0}); it != sent.end() && it->first.first == channel; ++it) {
-          const Edge* e = it->second;
-          uint32_t a = it->first.second;
+        auto first = std::lower_bound(sent.begin(), sent.end(), Sent{channel, 0, 0, nullptr});
+        for (auto it = first; it != sent.end() && it->channel == channel; ++it) {
+          const Edge* e = it->edge;
+          uint32_t a = it->sender;
           auto b = ring.next(a);
-          if (!b || edges.count({channel, a, *b})) continue;
+          if (!b || std::binary_search(edges.begin(), edges.end(), std::tuple{channel, a, *b})) continue;
           std::vector<LineRef> lines{e->send_line};
           auto gl = graph_line.find({channel, a});
           if (gl != graph_line.end()) lines.push_back(gl->second);

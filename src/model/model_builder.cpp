@@ -330,8 +330,13 @@ std::shared_ptr<const NameSet> ModelBuilder::host_snapshot() {
 }
 
 ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
-  auto [it, added] = process_index_.try_emplace(ProcessKey{host, pid}, nullptr);
+  // A process prints its lines in runs; the last one found is often asked again.
+  ProcessKey key{host, pid};
+  if (last_process_ && last_process_key_ == key) return *last_process_;
+  auto [it, added] = process_index_.try_emplace(key, nullptr);
   if (added) it->second = &processes_[{host, pid}];
+  last_process_key_ = key;
+  last_process_ = it->second;
   return *it->second;
 }
 

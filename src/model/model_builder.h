@@ -181,6 +181,8 @@ class ModelBuilder {
   Observer observer_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
+  ProcessKey last_process_key_{};
+  Process* last_process_ = nullptr;  // std::map nodes do not move
   std::unordered_set<SeenKey, SeenKeyHash> observed_;
   std::unordered_set<std::string> env_seen_;  // host, name and value
   ParsedLines single_;  // add_line's
