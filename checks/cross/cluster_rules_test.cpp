@@ -7,31 +7,15 @@
 
 #include <doctest/doctest.h>
 
+#include "checks/check_fixture.h"
 #include "checks/cross/node_differs_from_majority.h"
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
-
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& v) {
-    std::string out = "{";
-    for (const auto& s : v) out += "\n  \"" + s + "\"";
-    return (out + "}").c_str();
-  }
-};
-}  // namespace doctest
 
 using namespace nd;
 namespace fs = std::filesystem;
 
 namespace {
-
-class VectorSink final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
 
 NodeSnapshot dgx(const std::string& host) {
   SysfsReader s(std::string(ND_FIXTURES) + "/sysfs/dgx-h100-ib");
@@ -46,7 +30,7 @@ std::vector<Finding> run_all(const std::vector<NodeSnapshot>& snaps, const std::
                              const Expectations& e = {}) {
   std::vector<ClusterNode> nodes;
   for (const auto& s : snaps) nodes.push_back({s.host.host, &s});
-  VectorSink sink;
+  CollectingSink sink;
   for (const auto& r : cluster_rules()) r->check({nodes, problems, e, "records.jsonl"}, sink);
   return sink.findings;
 }
@@ -128,7 +112,7 @@ TEST_CASE("catalogue: sorted IDs, doc pages, bad and good fixtures") {
       REQUIRE(parse_expectations(spec, e) == "");
       std::vector<ClusterNode> nodes;
       for (const auto& rec : set.records) nodes.push_back({rec.node.host.host, &rec.node});
-      VectorSink sink;
+      CollectingSink sink;
       r->check({nodes, set.problems, e, name}, sink);
       if (name.starts_with("bad-")) {
         ++bad;

@@ -5,33 +5,18 @@
 #include <set>
 
 #include <doctest/doctest.h>
+
+#include "checks/check_fixture.h"
 #include <nlohmann/json.hpp>
 
 #include "src/probe/fake_verbs_probe.h"
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
 
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& v) {
-    std::string out = "{";
-    for (const auto& s : v) out += "\n  \"" + s + "\"";
-    return (out + "}").c_str();
-  }
-};
-}  // namespace doctest
-
 using namespace nd;
 namespace fs = std::filesystem;
 
 namespace {
-
-class VectorSink final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
 
 // A rule fixture names a sysfs scenario, how verbs behaves and the
 // expectations: {"sysfs": "broken", "verbs": "ok", "expect": "hcas=8"}.
@@ -57,7 +42,7 @@ NodeSnapshot snapshot_for(const std::string& sysfs, const std::string& verbs) {
 }
 
 std::vector<Finding> run(const HardwareRule& rule, const NodeSnapshot& n, const Expectations& e) {
-  VectorSink sink;
+  CollectingSink sink;
   rule.check({n, e}, sink);
   return sink.findings;
 }
