@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "parsers/byte_marks.h"
+
 namespace nd {
 namespace {
 
@@ -27,6 +29,7 @@ struct Slot {
   uint64_t lines = 0;
   bool line_by_line = false;  // parsed at merge time, see parse_chunk
   ParsedLines parsed;
+  ByteMarks marks;
 };
 
 // Cuts buffer[begin, end) into lines with LineReader's rules (a line longer
@@ -53,21 +56,58 @@ uint64_t for_each_line(const Slot& slot, size_t max_line, Fn fn) {
   return n;
 }
 
+// The first " NCCL " of line [from, to) when it is the line's only one and
+// the line holds no control byte: what count_per_operation() needs. npos
+// otherwise, and the line takes the full path.
+size_t sole_marker(const ByteMarks& marks, const char* base, size_t from, size_t to) {
+  if (marks.has_control(from, to)) return ByteMarks::npos;
+  auto is_marker = [&](size_t n) { return base[n - 1] == ' ' && to - n >= 5 && std::memcmp(base + n, "NCCL ", 5) == 0; };
+  size_t n = marks.next_capital_n(from + 1, to);
+  while (n != ByteMarks::npos && !is_marker(n)) n = marks.next_capital_n(n + 1, to);
+  if (n == ByteMarks::npos) return n;
+  for (size_t k = marks.next_capital_n(n + 1, to); k != ByteMarks::npos; k = marks.next_capital_n(k + 1, to)) {
+    if (is_marker(k)) return ByteMarks::npos;
+  }
+  return n - 1 - from;
+}
+
 void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
   ParsedLines& out = slot.parsed;
   out.clear();
   out.keep_per_operation = keep_per_operation;
   slot.line_by_line = false;
-  for_each_line(slot, max_line, [&](const Line& line) {
-    if (line.number == 1 && ModelBuilder::needs_line_by_line(line.text)) {
-      // Whether this line is the message of a `Last error:` before it is only
-      // known in order: the merge reads the chunk line by line.
-      slot.line_by_line = true;
-      return false;
+  // One vectorised pass finds the lines and what the bulk path must know of
+  // them; the same cuts as for_each_line().
+  const char* base = slot.buffer.data() + slot.begin;
+  const size_t size = slot.end - slot.begin;
+  ByteMarks& marks = slot.marks;
+  marks.scan(base, size);
+  uint64_t number = 0;
+  for (size_t start = 0; start < size;) {
+    size_t nl = marks.next_newline(start);
+    size_t len = nl - start;
+    Line line;
+    line.number = ++number;
+    if (len > max_line) {
+      line.text = std::string_view(base + start, max_line);
+      line.truncated = true;
+    } else {
+      line.text = std::string_view(base + start, len > 0 && base[nl - 1] == '\r' ? len - 1 : len);
+    }
+    start = nl + 1;
+    if (number == 1) {
+      if (ModelBuilder::needs_line_by_line(line.text)) {
+        // Whether this line is the message of a `Last error:` before it is
+        // only known in order: the merge reads the chunk line by line.
+        slot.line_by_line = true;
+        break;
+      }
+    } else if (!keep_per_operation && !line.truncated) {
+      size_t marker = sole_marker(marks, base, nl - len, nl);
+      if (marker != ByteMarks::npos && ModelBuilder::count_per_operation(line, marker, out)) continue;
     }
     ModelBuilder::parse_line(line, out);
-    return true;
-  });
+  }
   slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
 }
 

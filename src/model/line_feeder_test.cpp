@@ -188,6 +188,57 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
   std::remove(path.c_str());
 }
 
+TEST_CASE("per-operation lines counted in bulk build the line-by-line model") {
+  // NCCL 2.18.3 COLL and 2.24 TUNING lines, and every shape the bulk path
+  // must leave to the full one: an unknown host, a host with an 'N', a TAB,
+  // ESC, CR, a second header spliced in, a WARN line, a launcher prefix, a
+  // line cut at max_line, and lines after `Last error:`.
+  const std::string op = "AllReduce: opCount 1f sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 "
+                         "datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=16] stream 0x55d786a0f720";
+  std::string setup =
+      "gpu01:2771:2771 [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 16 cudaDev 0 busId 18000 commId "
+      "0x7f1c2e9a40b31d57 - Init START\n"
+      "gpu01:2771:2771 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read\n";
+  std::string content;
+  for (int round = 0; round < 40; ++round) {
+    std::string r = std::to_string(round);
+    if (round == 3) content += setup;
+    content += "gpu01:2771:2771 [0] NCCL INFO " + op + "\n";
+    content += "gpu0" + std::to_string(2 + round % 3) + ":2808:2808 [1] NCCL INFO " + op + "\n";
+    content += "NODE-" + r + ":3001:3001 [2] NCCL INFO " + op + "\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO AllReduce: 4194304 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..31}\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO " + op + "\tx\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO \x1b[0m" + op + "\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO " + op + "\rgpu01:2771:2771 [0] NCCL INFO Using network IB\r\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO AllReduce: opCount 2 gpu09:1:1 [3] NCCL INFO Using network Socket\n";
+    content += "gpu01:2771:2771 [0] NCCL WARN " + op + "\n";
+    content += "[1,0]<stdout>:gpu01:2771:2771 [0] NCCL INFO " + op + "\n";
+    content += " " + r + ": gpu0" + r + ":2771:2771 [0] NCCL INFO " + op + "\n";
+    content += "torch.distributed.DistBackendError: NCCL error: unhandled system error, Last error:\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO " + op + "\n";
+    content += "gpu01:2771:2771 [0] NCCL INFO " + op + std::string(static_cast<size_t>(round * 3), 'x') + "\n";
+    content += "x gpu01:2771:2771 [0] NCCL INFO " + op + "\n";
+    content += ":2771:2771 [0] NCCL INFO " + op + "\n";
+    content += "gpu01:2771 [0] NCCL INFO " + op + "\n";
+  }
+  std::string path = temp_file(content);
+  for (size_t max_line : {size_t{230}, LineReader::kDefaultMaxLine}) {
+    std::string expected = by_lines(path, max_line);
+    for (size_t threads : {1, 2}) {
+      for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
+        INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
+        FeedOptions options;
+        options.threads = threads;
+        options.chunk = chunk;
+        options.max_line = max_line;
+        CHECK(by_file(path, options) == expected);
+        CHECK(by_pipe(content, options, 777) == expected);
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
 TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
   std::string content = golden_logs();
   content += std::string(250, 'q') + "\nlast line without newline NCCL INFO x";

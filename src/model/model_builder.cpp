@@ -128,15 +128,12 @@ size_t digits_before(std::string_view s, size_t end) {
 
 // The bulk of a COLL log is one per-operation INFO line per call and rank.
 // Such a line only counts, once its process's host is known; decide that on
-// the header just before " NCCL INFO ", read backwards, without the envelope
-// and header parsers. Anything unusual (control bytes, a splice, a header the
-// envelope stripper would not leave at the start) takes the full path.
-bool counts_only(std::string_view text, const ParsedLines& out) {
-  // glibc's memmem is several times slower than hopping on the 'N'.
-  size_t marker = find_nccl_word(text);
-  if (marker == std::string_view::npos || text.compare(marker + 6, 5, "INFO ") != 0) return false;
-  std::string_view payload = text.substr(marker + 11);
-  if (!is_per_operation(payload) || find_nccl_word(payload) != std::string_view::npos) return false;
+// the header just before the " NCCL " at `marker`, read backwards, without the
+// envelope and header parsers. The caller has made sure that `marker` is the
+// line's only " NCCL " and that the line holds no control byte or CR.
+bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out) {
+  if (text.size() < marker + 11 || std::memcmp(text.data() + marker + 6, "INFO ", 5) != 0) return false;
+  if (!is_per_operation(text.substr(marker + 11))) return false;
   // host:pid:tid [dev]
   if (marker < 2 || text[marker - 1] != ']') return false;
   size_t dev = digits_before(text, marker - 1);
@@ -150,11 +147,31 @@ bool counts_only(std::string_view text, const ParsedLines& out) {
   std::string_view host = text.substr(host_start, pid - 1 - host_start);
   if (host.empty()) return false;
   bool known = (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
-  if (!known || has_control_or_cr(text)) return false;
+  if (!known) return false;
+  // A header the envelope stripper would not leave at the start: full path.
   return host_start == 0 || strip_envelope(text).payload.data() == text.data() + host_start;
 }
 
+bool counts_only(std::string_view text, const ParsedLines& out) {
+  // glibc's memmem is several times slower than hopping on the 'N'.
+  size_t marker = find_nccl_word(text);
+  if (marker == std::string_view::npos || marker + 11 > text.size()) return false;
+  if (find_nccl_word(text, marker + 11) != std::string_view::npos || has_control_or_cr(text)) return false;
+  return counts_only_at(text, marker, out);
+}
+
 }  // namespace
+
+bool ModelBuilder::count_per_operation(const Line& line, size_t marker, ParsedLines& out) {
+  // What parse_one_line() would do first: the first line of a batch, a line
+  // after `Last error:` and a cut line each take the full path.
+  if (out.lines == 0 || out.expect_last_error || line.truncated || out.keep_per_operation) return false;
+  if (!counts_only_at(line.text, marker, out)) return false;
+  ++out.lines;
+  ++out.nccl_lines;
+  ++out.info_lines;
+  return true;
+}
 
 void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
   ++out.lines;

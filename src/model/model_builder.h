@@ -88,6 +88,12 @@ class ModelBuilder {
   // Cuts one line into messages; reads nothing but its arguments, so any
   // number of threads may parse at once.
   static void parse_line(const Line& line, ParsedLines& out);
+  // The chunked reader's bulk path: counts `line` as parse_line() would when
+  // it is a per-operation line of a known host, and returns true; false
+  // leaves `out` as it was, for parse_line(). The caller has found, from the
+  // line's byte marks, that the " NCCL " at `marker` is its only one and that
+  // it holds no control byte.
+  static bool count_per_operation(const Line& line, size_t marker, ParsedLines& out);
   // The first line of a multi-line batch must not hold "Last error:" (see
   // line_feeder.cpp, which applies such a chunk line by line).
   static bool needs_line_by_line(std::string_view first_line);

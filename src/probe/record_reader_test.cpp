@@ -78,7 +78,7 @@ TEST_CASE("truncated, foreign and broken records are problems with line numbers"
 TEST_CASE("braces inside strings do not close a record; binary junk does not crash") {
   NodeSnapshot n;
   n.host.host = "we{ird}\"host";
-  n.verbs.status = "ok";
+  n.verbs.status = std::string("ok");
   RecordSet s = read_probe_records(snapshot_record_line(n) + "\n\x01\x02{{{\xff\n");
   REQUIRE(s.records.size() == 1);
   CHECK(s.records[0].node.host.host == "we{ird}\"host");

@@ -1,76 +1,49 @@
 #include "src/util/name_set.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace nd {
+namespace {
 
-uint64_t NameSet::hash(std::string_view name) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ name.size();
-  const char* p = name.data();
-  size_t n = name.size();
-  while (n >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-    p += 8;
-    n -= 8;
-  }
-  if (n > 0) {
-    uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    h ^= h >> 29;
-  }
-  // Final avalanche (MurmurHash3's fmix64): the slot comes from the low bits.
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
+// A quarter full at most: most lookups find their name in the first slot.
+constexpr size_t kLoadDivisor = 4;
 
-size_t NameSet::find_slot(std::string_view name, uint64_t h) const {
-  size_t mask = slots_.size() - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (!s.used) return i;
-    if (s.hash == h && s.size == name.size() && std::memcmp(s.data, name.data(), name.size()) == 0) return i;
-  }
-}
-
-bool NameSet::contains(std::string_view name) const {
-  if (size_ == 0) return false;
-  return slots_[find_slot(name, hash(name))].used;
-}
+}  // namespace
 
 bool NameSet::insert(std::string_view name) {
-  if ((size_ + 1) * 2 > slots_.size()) grow();
-  uint64_t h = hash(name);
-  Slot& s = slots_[find_slot(name, h)];
-  if (s.used) return false;
-  s = Slot{h, name.data(), static_cast<uint32_t>(name.size()), true};
+  if ((size_ + 1) * kLoadDivisor > tags_.size()) grow();
+  Key k = key_of(name);
+  size_t i = find_slot(name, k);
+  if (tags_[i] != 0) return false;
+  tags_[i] = tag_of(k);
+  slots_[i] = Slot{k.head, k.tail, name.data(), k.size};
   ++size_;
   return true;
 }
 
 void NameSet::grow() {
+  std::vector<uint64_t> old_tags = std::move(tags_);
   std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
-  for (const Slot& s : old) {
-    if (s.used) slots_[find_slot(std::string_view(s.data, s.size), s.hash)] = s;
+  size_t n = old.empty() ? 64 : old.size() * 2;
+  tags_.assign(n, 0);
+  slots_.assign(n, Slot{});
+  for (size_t j = 0; j < old.size(); ++j) {
+    if (old_tags[j] == 0) continue;
+    const Slot& s = old[j];
+    size_t i = find_slot(std::string_view(s.data, s.size), key_of(std::string_view(s.data, s.size)));
+    tags_[i] = old_tags[j];
+    slots_[i] = s;
   }
 }
 
 void NameSet::own() {
   size_t total = 0;
-  for (const Slot& s : slots_) total += s.used ? s.size : 0;
+  for (size_t i = 0; i < slots_.size(); ++i) total += tags_[i] != 0 ? slots_[i].size : 0;
   std::string copy;
   copy.reserve(std::max<size_t>(total, 64));  // on the heap: a move keeps the address
-  for (Slot& s : slots_) {
-    if (!s.used) continue;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (tags_[i] == 0) continue;
+    Slot& s = slots_[i];
     const char* at = copy.data() + copy.size();
     copy.append(s.data, s.size);
     s.data = at;
@@ -80,7 +53,7 @@ void NameSet::own() {
 
 void NameSet::clear() {
   if (size_ == 0) return;
-  for (Slot& s : slots_) s = Slot{};
+  std::fill(tags_.begin(), tags_.end(), 0);
   size_ = 0;
 }
 

@@ -37,3 +37,22 @@ TEST_CASE("an owned NameSet outlives the strings it was filled from") {
   CHECK_FALSE(moved.contains("gpu01"));
   CHECK(moved.size() == 0);
 }
+
+TEST_CASE("NameSet tells apart names that share their first and last eight bytes") {
+  NameSet set;
+  CHECK(set.insert("rack01-node-a-001.cluster"));
+  CHECK(set.insert("rack01-node-b-001.cluster"));
+  CHECK(set.insert("abcdefghXabcdefgh"));
+  CHECK(set.insert("abc"));
+  CHECK(set.insert("abcd"));
+  CHECK(set.insert("abcde"));
+  CHECK(set.contains("rack01-node-a-001.cluster"));
+  CHECK(set.contains("rack01-node-b-001.cluster"));
+  CHECK_FALSE(set.contains("rack01-node-c-001.cluster"));
+  CHECK_FALSE(set.contains("abcdefghYabcdefgh"));
+  CHECK_FALSE(set.contains("abcdefghabcdefgh"));
+  CHECK_FALSE(set.contains("abd"));
+  CHECK_FALSE(set.contains("ab"));
+  CHECK_FALSE(set.contains("abce"));
+  CHECK(set.size() == 6);
+}

@@ -1,0 +1,125 @@
+#include "parsers/byte_marks.h"
+
+#include <bit>
+#include <cstring>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define ND_HAVE_AVX2_SCAN 1
+#endif
+
+namespace nd {
+namespace {
+
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+
+// 0x80 in every byte of `v` that is zero, exactly (no borrow between bytes).
+uint64_t zero_bytes(uint64_t v) {
+  uint64_t t = (v & kLow7) + kLow7;
+  return ~(t | v | kLow7);
+}
+
+// The high bit of byte i of `v` becomes bit i of the result.
+uint64_t gather_bits(uint64_t v) { return ((v >> 7) * 0x0102040810204080ull) >> 56; }
+
+// Eight bytes at a time in a 64-bit register: any machine.
+void scan_words_portable(const char* p, size_t words, uint64_t* nl, uint64_t* cap, uint64_t* ctl) {
+  for (size_t w = 0; w < words; ++w) {
+    uint64_t n = 0, c = 0, k = 0;
+    for (unsigned part = 0; part < 8; ++part) {
+      uint64_t x;
+      std::memcpy(&x, p + w * 64 + part * 8, 8);
+      if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+      uint64_t newline = zero_bytes(x ^ (kOnes * '\n'));
+      n |= gather_bits(newline) << (part * 8);
+      c |= gather_bits(zero_bytes(x ^ (kOnes * 'N'))) << (part * 8);
+      k |= gather_bits(zero_bytes(x & (kOnes * 0xe0)) & ~newline) << (part * 8);
+    }
+    nl[w] = n;
+    cap[w] = c;
+    ctl[w] = k;
+  }
+}
+
+#ifdef ND_HAVE_AVX2_SCAN
+__attribute__((target("avx2"))) uint64_t bits(__m256i m) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(m)));
+}
+
+__attribute__((target("avx2"))) void scan_words_avx2(const char* p, size_t words, uint64_t* nl, uint64_t* cap,
+                                                     uint64_t* ctl) {
+  const __m256i newline = _mm256_set1_epi8('\n');
+  const __m256i capital_n = _mm256_set1_epi8('N');
+  const __m256i high3 = _mm256_set1_epi8(static_cast<char>(0xe0));
+  const __m256i zero = _mm256_setzero_si256();
+  for (size_t w = 0; w < words; ++w) {
+    __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w * 64));
+    __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w * 64 + 32));
+    uint64_t na = bits(_mm256_cmpeq_epi8(a, newline)), nb = bits(_mm256_cmpeq_epi8(b, newline));
+    uint64_t ca = bits(_mm256_cmpeq_epi8(a, capital_n)), cb = bits(_mm256_cmpeq_epi8(b, capital_n));
+    uint64_t ka = bits(_mm256_cmpeq_epi8(_mm256_and_si256(a, high3), zero));
+    uint64_t kb = bits(_mm256_cmpeq_epi8(_mm256_and_si256(b, high3), zero));
+    uint64_t n = na | (nb << 32);
+    nl[w] = n;
+    cap[w] = ca | (cb << 32);
+    ctl[w] = (ka | (kb << 32)) & ~n;
+  }
+}
+
+bool have_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+#endif
+
+using ScanWords = void (*)(const char*, size_t, uint64_t*, uint64_t*, uint64_t*);
+
+void scan_with(ScanWords fn, const char* data, size_t n, uint64_t* nl, uint64_t* cap, uint64_t* ctl) {
+  size_t whole = n / 64;
+  fn(data, whole, nl, cap, ctl);
+  size_t rest = n % 64;
+  if (rest == 0) return;
+  // The tail through a zeroed block; the zeros it adds are not the input's.
+  char block[64] = {};
+  std::memcpy(block, data + whole * 64, rest);
+  fn(block, 1, nl + whole, cap + whole, ctl + whole);
+  uint64_t keep = (uint64_t{1} << rest) - 1;
+  nl[whole] &= keep;
+  cap[whole] &= keep;
+  ctl[whole] &= keep;
+}
+
+}  // namespace
+
+void ByteMarks::resize(size_t n) {
+  size_ = n;
+  size_t words = (n + 63) / 64;
+  if (newline_.size() < words) {
+    newline_.resize(words);
+    capital_n_.resize(words);
+    control_.resize(words);
+  }
+}
+
+void ByteMarks::scan(const char* data, size_t n) {
+  resize(n);
+#ifdef ND_HAVE_AVX2_SCAN
+  if (have_avx2()) return scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
+#endif
+  scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
+}
+
+void ByteMarks::scan_portable(const char* data, size_t n) {
+  resize(n);
+  scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
+}
+
+std::string_view ByteMarks::implementation() {
+#ifdef ND_HAVE_AVX2_SCAN
+  if (have_avx2()) return "avx2";
+#endif
+  return "portable";
+}
+
+}  // namespace nd

@@ -1,0 +1,61 @@
+#pragma once
+// Stage one of the chunked reader: a single vectorised pass over a block of
+// bytes that marks, one bit a byte, where lines end, where an 'N' stands (the
+// start of every " NCCL " marker) and where any other control byte is. The
+// per-line fast path then asks these bits instead of reading each line three
+// times over with memchr.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace nd {
+
+class ByteMarks {
+ public:
+  static constexpr size_t npos = static_cast<size_t>(-1);
+
+  // Marks data[0, n); positions below are offsets from `data`.
+  void scan(const char* data, size_t n);
+  size_t size() const { return size_; }
+
+  // The first newline at or after `from`, or size() when none.
+  size_t next_newline(size_t from) const { return first(newline_, from, size_); }
+  // The first 'N' in [from, to), or npos.
+  size_t next_capital_n(size_t from, size_t to) const {
+    size_t at = first(capital_n_, from, to);
+    return at == to ? npos : at;
+  }
+  // True when [from, to) holds a byte below 0x20 other than '\n': ESC, NUL,
+  // CR, TAB and the rest.
+  bool has_control(size_t from, size_t to) const { return first(control_, from, to) != to; }
+
+  // Which implementation scan() uses on this machine ("avx2", "portable").
+  static std::string_view implementation();
+  // The portable implementation, whatever the machine: for the tests, which
+  // hold the two to the same bits.
+  void scan_portable(const char* data, size_t n);
+
+ private:
+  // Inline: the fast path asks this several times a line.
+  static size_t first(const std::vector<uint64_t>& mask, size_t from, size_t to) {
+    if (from >= to) return to;
+    size_t w = from / 64;
+    size_t last = (to - 1) / 64;
+    uint64_t bits = mask[w] & (~uint64_t{0} << (from % 64));
+    while (bits == 0) {
+      if (w == last) return to;
+      bits = mask[++w];
+    }
+    size_t at = w * 64 + static_cast<size_t>(std::countr_zero(bits));
+    return at < to ? at : to;
+  }
+  void resize(size_t n);
+
+  std::vector<uint64_t> newline_, capital_n_, control_;
+  size_t size_ = 0;
+};
+
+}  // namespace nd
