@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "src/report/json_renderer.h"
 #include "src/report/junit_renderer.h"
 #include "src/report/text_renderer.h"
+#include "src/util/parallel.h"
 
 namespace nd {
 namespace {
@@ -39,6 +41,8 @@ class Timer {
   const char* stage_;
   std::chrono::steady_clock::time_point start_;
 };
+
+constexpr size_t kMaxCheckThreads = 8;
 
 class VectorSink final : public FindingSink {
  public:
@@ -138,17 +142,26 @@ bool write_stdout(const std::string& text) {
 
 CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   CheckReport report;
-  VectorSink sink;
   CheckContext ctx{model, config.options};
-  for (const auto& rule : log_rules().rules()) {
-    if (config.selection.enabled(rule->info().id)) rule->check(ctx, sink);
+  // Rules and the summary only read the finished model: they run on every
+  // core, and the findings are joined in registry order, as one thread
+  // would have made them.
+  const auto& rules = log_rules().rules();
+  std::vector<VectorSink> sinks(rules.size());
+  run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
+    if (i == rules.size()) {
+      report.summary = summarize(model, config.options);
+    } else if (config.selection.enabled(rules[i]->info().id)) {
+      rules[i]->check(ctx, sinks[i]);
+    }
+  });
+  for (auto& sink : sinks) {
+    std::move(sink.findings.begin(), sink.findings.end(), std::back_inserter(report.findings));
   }
-  report.findings = std::move(sink.findings);
   link_related(report.findings);
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
-  report.summary = summarize(model, config.options);
   report.gaps = find_gaps(model, report.summary, log_rules(), config.selection);
   report.verdict = decide(report.findings, report.gaps, config.fail_on);
   return report;
