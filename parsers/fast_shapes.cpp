@@ -1,7 +1,12 @@
 #include "parsers/fast_shapes.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parsers/nccl_patterns.h"
 
@@ -67,8 +72,58 @@ size_t find_nccl_word(std::string_view s, size_t from) {
   return std::string_view::npos;
 }
 
+namespace {
+
+uint64_t low_bits(size_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
+
+// Bit i of each mask tells whether p[i] is a digit, a colon, a letter, for
+// the 64 bytes from p.
+struct ByteClasses {
+  uint64_t digit = 0, colon = 0, alpha = 0;
+};
+
+ByteClasses classify_64(const char* p) {
+  ByteClasses c;
+#ifdef __SSE2__
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), colon = _mm_set1_epi8(':');
+  const __m128i lower = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
+  for (int part = 0; part < 4; ++part) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + part * 16));
+    __m128i d = _mm_sub_epi8(v, zero);
+    __m128i l = _mm_sub_epi8(_mm_or_si128(v, lower), a);
+    auto bits = [](__m128i m) { return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m))); };
+    c.digit |= bits(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)) << (part * 16);
+    c.colon |= bits(_mm_cmpeq_epi8(v, colon)) << (part * 16);
+    c.alpha |= bits(_mm_cmpeq_epi8(_mm_min_epu8(l, z), l)) << (part * 16);
+  }
+#else
+  for (int i = 0; i < 64; ++i) {
+    c.digit |= uint64_t{is_digit(p[i])} << i;
+    c.colon |= uint64_t{p[i] == ':'} << i;
+    c.alpha |= uint64_t{is_alpha(p[i])} << i;
+  }
+#endif
+  return c;
+}
+
+// The first set bit of `mask` at or above `from` (64 when none).
+size_t next_bit(uint64_t mask, size_t from) {
+  if (from >= 64) return 64;
+  uint64_t m = mask & ~low_bits(from);
+  return m == 0 ? 64 : static_cast<size_t>(std::countr_zero(m));
+}
+
+bool is_host_char(char c) { return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_'; }
+
+}  // namespace
+
 bool is_per_operation(std::string_view m) {
   constexpr std::string_view kBytes = " Bytes -> Algo ";
+  // `AllReduce: opCount ` from the letter mask, without a loop per letter.
+  if (m.size() >= 64) {
+    size_t p = static_cast<size_t>(std::countr_one(classify_64(m.data()).alpha));
+    if (p > 0 && p < 54 && std::memcmp(m.data() + p, ": opCount ", 10) == 0) return true;
+  }
   size_t p = 0;
   while (p < m.size() && is_alpha(m[p])) ++p;
   if (p > 0) {
@@ -79,6 +134,23 @@ bool is_per_operation(std::string_view m) {
   size_t digits = p;
   while (p < m.size() && is_digit(m[p])) ++p;
   return p > digits && m.size() >= p + kBytes.size() && std::memcmp(m.data() + p, kBytes.data(), kBytes.size()) == 0;
+}
+
+size_t leading_header_host(std::string_view text, size_t marker) {
+  if (text.size() < 64 || marker >= 64) return 0;
+  const char* p = text.data();
+  ByteClasses c = classify_64(p);
+  size_t host_end = next_bit(c.colon, 0);
+  size_t pid_end = next_bit(c.colon, host_end + 1);
+  size_t tid_end = next_bit(~c.digit, pid_end + 1);
+  size_t dev_end = tid_end + 2 < 64 ? next_bit(~c.digit, tid_end + 2) : 64;
+  // host:pid:tid [dev] with each number non-empty, ending at the marker.
+  if (host_end == 0 || dev_end != marker - 1 || p[dev_end] != ']') return 0;
+  if (pid_end <= host_end + 1 || (~c.digit & low_bits(pid_end) & ~low_bits(host_end + 1)) != 0) return 0;
+  if (tid_end <= pid_end + 1 || p[tid_end] != ' ' || p[tid_end + 1] != '[' || dev_end <= tid_end + 2) return 0;
+  bool host_ok = true;
+  for (size_t i = 0; i < host_end; ++i) host_ok &= is_host_char(p[i]);
+  return host_ok ? host_end : 0;
 }
 
 bool has_control_or_cr(std::string_view s) {

@@ -20,6 +20,12 @@ size_t find_nccl_word(std::string_view s, size_t from = 0);
 //           `AllReduce: 4194304 Bytes -> Algo ...`     (2.23+)
 bool is_per_operation(std::string_view message);
 
+// The length of the host name when `text` starts with the header
+// `host:pid:tid [dev]` that ends just before `marker` (the space of " NCCL "),
+// all within its first 64 bytes of a line of at least 64; 0 says nothing
+// (the caller reads the header the slow way). Reads 64 bytes at once.
+size_t leading_header_host(std::string_view text, size_t marker);
+
 // True when `s` holds an ESC, NUL or CR byte: the rare lines that need
 // strip_control() or a split at carriage returns.
 bool has_control_or_cr(std::string_view s);

@@ -134,6 +134,11 @@ size_t digits_before(std::string_view s, size_t end) {
 bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out) {
   if (text.size() < marker + 11 || std::memcmp(text.data() + marker + 6, "INFO ", 5) != 0) return false;
   if (!is_per_operation(text.substr(marker + 11))) return false;
+  auto known = [&](std::string_view host) {
+    return (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
+  };
+  // Most headers start their line: read them forwards, 64 bytes at once.
+  if (size_t host_end = leading_header_host(text, marker)) return known(text.substr(0, host_end));
   // host:pid:tid [dev]
   if (marker < 2 || text[marker - 1] != ']') return false;
   size_t dev = digits_before(text, marker - 1);
@@ -145,9 +150,7 @@ bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out
   size_t host_start = pid - 1;
   while (host_start > 0 && is_host_char(text[host_start - 1])) --host_start;
   std::string_view host = text.substr(host_start, pid - 1 - host_start);
-  if (host.empty()) return false;
-  bool known = (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
-  if (!known) return false;
+  if (host.empty() || !known(host)) return false;
   // A header the envelope stripper would not leave at the start: full path.
   return host_start == 0 || strip_envelope(text).payload.data() == text.data() + host_start;
 }
