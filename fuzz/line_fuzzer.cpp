@@ -4,15 +4,19 @@
 // in parallel chunks. Checks the invariants the fast paths rely on:
 //  - the hand connection matcher agrees with its RE2 row,
 //  - header payloads and envelopes are views inside their line,
+//  - the forward COLL header reader agrees with the backward one, and the
+//    vectorised byte marks with the portable ones,
 //  - the chunked feeder builds the same counters as add_line().
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "parsers/byte_marks.h"
 #include "parsers/envelope.h"
 #include "parsers/fast_shapes.h"
 #include "parsers/line_classifier.h"
@@ -57,12 +61,33 @@ void one_line(std::string_view line) {
   }
   (void)nd::classify_message(clean);
   require(nd::find_nccl_word(clean) == clean.find(" NCCL "), "find_nccl_word differs from find");
+  for (size_t m = clean.find(" NCCL "); m != std::string_view::npos; m = clean.find(" NCCL ", m + 1)) {
+    if (size_t fast = nd::leading_per_operation_host(clean, m)) {
+      auto slow = nd::per_operation_host(clean, m);
+      require(slow && slow->data() == clean.data() && slow->size() == fast,
+              "forward and backward COLL header readers disagree");
+    }
+  }
 }
 
 }  // namespace
 
+// The vectorised byte marks against the portable ones, position by position.
+void byte_marks(std::string_view input) {
+  nd::ByteMarks fast, portable;
+  fast.scan(input.data(), input.size());
+  portable.scan_portable(input.data(), input.size());
+  for (size_t from = 0; from <= input.size(); ++from) {
+    require(fast.next_newline(from) == portable.next_newline(from), "byte marks disagree on newlines");
+    size_t to = std::min(input.size(), from + 100);
+    require(fast.next_capital_n(from, to) == portable.next_capital_n(from, to), "byte marks disagree on 'N'");
+    require(fast.has_control(from, to) == portable.has_control(from, to), "byte marks disagree on control bytes");
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
+  byte_marks(input);
   size_t start = 0;
   while (start <= input.size()) {
     size_t nl = input.find('\n', start);

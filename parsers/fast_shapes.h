@@ -5,6 +5,7 @@
 // connection matcher is a byte-for-byte equivalent of the RE2 row
 // PatternKind::Connection; a differential test holds them together.
 
+#include <optional>
 #include <string_view>
 
 namespace nd {
@@ -20,11 +21,17 @@ size_t find_nccl_word(std::string_view s, size_t from = 0);
 //           `AllReduce: 4194304 Bytes -> Algo ...`     (2.23+)
 bool is_per_operation(std::string_view message);
 
-// The length of the host name when `text` starts with the header
-// `host:pid:tid [dev]` that ends just before `marker` (the space of " NCCL "),
-// all within its first 64 bytes of a line of at least 64; 0 says nothing
-// (the caller reads the header the slow way). Reads 64 bytes at once.
-size_t leading_header_host(std::string_view text, size_t marker);
+// The host of a per-operation INFO line whose " NCCL " is at `marker`, from
+// its `host:pid:tid [dev]` header read backwards from the marker (a launcher
+// prefix may come before it); nullopt for any other line. A view into `text`.
+std::optional<std::string_view> per_operation_host(std::string_view text, size_t marker);
+
+// The same, faster, for the usual COLL line that starts with its header
+// (`host:pid:tid [dev] NCCL INFO Name: opCount ...`, header and name within
+// the first 64 bytes of a line of at least 64): the host's length, and then
+// per_operation_host() finds that host at the line's start. 0 says nothing:
+// ask per_operation_host(). One pass of 64-byte class masks (AVX2 or SSE2).
+size_t leading_per_operation_host(std::string_view text, size_t marker);
 
 // True when `s` holds an ESC, NUL or CR byte: the rare lines that need
 // strip_control() or a split at carriage returns.

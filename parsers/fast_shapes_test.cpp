@@ -155,3 +155,47 @@ TEST_CASE("the hand connection matcher agrees with the RE2 pattern on mutated li
     check_same(s);
   }
 }
+
+TEST_CASE("the forward COLL header reader agrees with the backward one") {
+  const std::string op = " NCCL INFO AllReduce: opCount 3f sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count "
+                         "262144 datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=16] stream 0x55d786a0f720";
+  // NCCL 2.18.3 COLL lines with the hosts that clusters use.
+  for (std::string host : {"gpu01", "node0751", "gpu-st-p4d-24xlarge-1", "a", "dgx_h100.cluster-7"}) {
+    std::string line = host + ":225067:225067 [3]" + op;
+    CAPTURE(line);
+    CHECK(leading_per_operation_host(line, line.find(" NCCL ")) == host.size());
+    auto slow = per_operation_host(line, line.find(" NCCL "));
+    REQUIRE(slow);
+    CHECK(*slow == host);
+  }
+  // Shapes the forward reader must leave to the backward one, or refuse.
+  CHECK(leading_per_operation_host("[1,0]<stdout>:gpu01:2771:2771 [0]" + op, 33) == 0);
+  CHECK(*per_operation_host("[1,0]<stdout>:gpu01:2771:2771 [0]" + op, 33) == "gpu01");
+  CHECK(leading_per_operation_host("gpu01:2771:2771 [0]" + op.substr(0, 40), 19) == 0);
+  CHECK(leading_per_operation_host("gpu01::2771 [0]" + op, 15) == 0);
+  CHECK(leading_per_operation_host("gpu01:2771:2771 [0] NCCL WARN" + op.substr(10), 19) == 0);
+  CHECK(leading_per_operation_host("gpu 01:2771:2771 [0]" + op, 20) == 0);
+
+  // Every mutation of a COLL line: where the forward reader answers, the
+  // backward one gives the same host at the line's start.
+  std::mt19937 rng(11);
+  const std::string base = "node0751:225067:225067 [3]" + op;
+  const std::string pool = "0123456789:[] N-._aZ\t";
+  size_t answered = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string line = base;
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) line[rng() % 70] = pool[rng() % pool.size()];
+    if (rng() % 4 == 0) line.erase(rng() % 40, 1 + rng() % 3);
+    for (size_t marker = line.find(" NCCL "); marker != std::string::npos; marker = line.find(" NCCL ", marker + 1)) {
+      size_t fast = leading_per_operation_host(line, marker);
+      if (fast == 0) continue;
+      ++answered;
+      auto slow = per_operation_host(line, marker);
+      INFO(line);
+      REQUIRE(slow);
+      CHECK(slow->data() == line.data());
+      CHECK(slow->size() == fast);
+    }
+  }
+  CHECK(answered > 1000);
+}

@@ -115,44 +115,19 @@ void ModelBuilder::parse_line(const Line& line, ParsedLines& out) {
 
 namespace {
 
-bool is_host_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-}
-
-// Steps back over decimal digits ending just before `end`; npos when none.
-size_t digits_before(std::string_view s, size_t end) {
-  size_t i = end;
-  while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
-  return i == end ? std::string_view::npos : i;
-}
-
 // The bulk of a COLL log is one per-operation INFO line per call and rank.
-// Such a line only counts, once its process's host is known; decide that on
-// the header just before the " NCCL " at `marker`, read backwards, without the
-// envelope and header parsers. The caller has made sure that `marker` is the
-// line's only " NCCL " and that the line holds no control byte or CR.
+// Such a line only counts, once its process's host is known. The caller has
+// made sure that `marker` is the line's only " NCCL " and that the line holds
+// no control byte or CR.
 bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out) {
-  if (text.size() < marker + 11 || std::memcmp(text.data() + marker + 6, "INFO ", 5) != 0) return false;
-  if (!is_per_operation(text.substr(marker + 11))) return false;
   auto known = [&](std::string_view host) {
     return (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
   };
-  // Most headers start their line: read them forwards, 64 bytes at once.
-  if (size_t host_end = leading_header_host(text, marker)) return known(text.substr(0, host_end));
-  // host:pid:tid [dev]
-  if (marker < 2 || text[marker - 1] != ']') return false;
-  size_t dev = digits_before(text, marker - 1);
-  if (dev == std::string_view::npos || dev < 2 || text[dev - 1] != '[' || text[dev - 2] != ' ') return false;
-  size_t tid = digits_before(text, dev - 2);
-  if (tid == std::string_view::npos || tid < 1 || text[tid - 1] != ':') return false;
-  size_t pid = digits_before(text, tid - 1);
-  if (pid == std::string_view::npos || pid < 2 || text[pid - 1] != ':') return false;
-  size_t host_start = pid - 1;
-  while (host_start > 0 && is_host_char(text[host_start - 1])) --host_start;
-  std::string_view host = text.substr(host_start, pid - 1 - host_start);
-  if (host.empty() || !known(host)) return false;
+  if (size_t host_end = leading_per_operation_host(text, marker)) return known(text.substr(0, host_end));
+  auto host = per_operation_host(text, marker);
+  if (!host || !known(*host)) return false;
   // A header the envelope stripper would not leave at the start: full path.
-  return host_start == 0 || strip_envelope(text).payload.data() == text.data() + host_start;
+  return host->data() == text.data() || strip_envelope(text).payload.data() == host->data();
 }
 
 bool counts_only(std::string_view text, const ParsedLines& out) {
@@ -340,11 +315,17 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
 std::shared_ptr<const NameSet> ModelBuilder::host_snapshot() {
   size_t known = host_snapshot_ ? host_snapshot_->size() : 0;
   size_t now = model_.hosts.size();
-  if (now > known + known / 8) {
+  // A host missing from the snapshot sends its per-operation lines down the
+  // full path, so a stale snapshot is costly; rebuilding costs O(hosts).
+  // Rebuild when the hosts have grown by an eighth, or when they have grown
+  // at all and enough lines went by to pay for it.
+  uint64_t lines = model_.counters.lines;
+  if (now > known && (now > known + known / 8 || lines - snapshot_lines_ >= 16 * static_cast<uint64_t>(now))) {
     auto set = std::make_shared<NameSet>();
     for (const auto& name : model_.hosts.names()) set->insert(name);
     set->own();
     host_snapshot_ = std::move(set);
+    snapshot_lines_ = lines;
   }
   return host_snapshot_;
 }

@@ -101,7 +101,8 @@ class ModelBuilder {
   void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
   bool has_observer() const { return static_cast<bool>(observer_); }
   // The host names interned so far, for ParsedLines::known_hosts; rebuilt
-  // when the model has grown by an eighth. Call from the applying thread.
+  // as hosts are added, at a cost of O(1) a line. Call from the applying
+  // thread.
   std::shared_ptr<const NameSet> host_snapshot();
   // Assigns what is still pending and merges edges. Call once, at the end.
   void finish();
@@ -193,6 +194,7 @@ class ModelBuilder {
   std::unordered_set<std::string> env_seen_;  // host, name and value
   ParsedLines single_;  // add_line's
   std::shared_ptr<const NameSet> host_snapshot_;
+  uint64_t snapshot_lines_ = 0;  // lines applied when host_snapshot_ was made
   std::map<std::string, size_t> comm_index_;
   std::unordered_map<uint64_t, char> text_buckets_;
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;

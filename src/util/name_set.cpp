@@ -1,6 +1,7 @@
 #include "src/util/name_set.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace nd {
 namespace {
@@ -27,6 +28,7 @@ void NameSet::grow() {
   size_t n = old.empty() ? 64 : old.size() * 2;
   tags_.assign(n, 0);
   slots_.assign(n, Slot{});
+  shift_ = 64 - static_cast<unsigned>(std::countr_zero(n));
   for (size_t j = 0; j < old.size(); ++j) {
     if (old_tags[j] == 0) continue;
     const Slot& s = old[j];

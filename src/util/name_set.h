@@ -45,11 +45,11 @@ class NameSet {
     uint64_t tail = 0;
     uint64_t middle = 0;
     uint32_t size = 0;
+    // One multiply: the lookup waits on it. Slots come from the top bits,
+    // which every input bit reaches.
     uint64_t hash() const {
-      uint64_t h = (head ^ (tail * 0x9e3779b97f4a7c15ull) ^ middle ^ size) * 0xbf58476d1ce4e5b9ull;
-      h ^= h >> 31;
-      h *= 0x94d049bb133111ebull;
-      return h ^ (h >> 29);
+      uint64_t x = head ^ ((tail << 29) | (tail >> 35)) ^ middle ^ (uint64_t{size} << 56);
+      return x * 0x9e3779b97f4a7c15ull;
     }
   };
   struct Slot {
@@ -110,7 +110,7 @@ class NameSet {
   size_t find_slot(std::string_view name, const Key& k) const {
     size_t mask = tags_.size() - 1;
     uint64_t tag = tag_of(k);
-    for (size_t i = (tag >> 1) & mask;; i = (i + 1) & mask) {
+    for (size_t i = static_cast<size_t>(tag >> shift_);; i = (i + 1) & mask) {
       uint64_t t = tags_[i];
       if (t == 0) return i;
       if (t != tag) continue;
@@ -126,6 +126,7 @@ class NameSet {
   std::vector<uint64_t> tags_;
   std::vector<Slot> slots_;
   size_t size_ = 0;
+  unsigned shift_ = 64;  // 64 - log2(slots)
   std::string storage_;
 };
 

@@ -1,5 +1,8 @@
 #include "src/util/text.h"
 
+#include <cstdint>
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace nd {
@@ -42,9 +45,19 @@ std::string printable(std::string_view s) {
 }
 
 std::string valid_utf8(std::string_view s) {
+  // Log lines are ASCII all but always: copy those whole, eight bytes a test.
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    high |= w;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  if ((high & 0x8080808080808080ull) == 0) return std::string(s);
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
+  for (i = 0; i < s.size();) {
     size_t n = utf8_length(s, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";

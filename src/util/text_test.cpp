@@ -17,3 +17,15 @@ TEST_CASE("valid_utf8 replaces invalid sequences") {
   CHECK(valid_utf8("a\xffz") == "a\xEF\xBF\xBDz");
   CHECK(valid_utf8("\xc3") == "\xEF\xBF\xBD");
 }
+
+TEST_CASE("valid_utf8 finds a stray byte anywhere in a long ASCII line") {
+  const std::string line = "gpu01:2771:2771 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC";
+  CHECK(valid_utf8(line) == line);
+  for (size_t at = 0; at < line.size(); ++at) {
+    std::string bad = line;
+    bad[at] = '\xff';
+    CAPTURE(at);
+    CHECK(valid_utf8(bad) == line.substr(0, at) + "\xEF\xBF\xBD" + line.substr(at + 1));
+  }
+  CHECK(valid_utf8("h\xc3\xa9llo w\xc3\xb6rld, nothing to replace") == "h\xc3\xa9llo w\xc3\xb6rld, nothing to replace");
+}
