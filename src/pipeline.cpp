@@ -50,14 +50,9 @@ class VectorSink final : public FindingSink {
   std::vector<Finding> findings;
 };
 
-// Live mode's two taps on the read loop; both null without --tee.
-struct LiveTaps {
-  Tee* tee = nullptr;
-  LiveMonitor* monitor = nullptr;
-};
-
-// Reads one input into the builder. Returns an error text, empty on success.
-std::string read_input(const std::string& path, ModelBuilder& builder, const LiveTaps& live) {
+// Reads one input into the builder, copying its bytes to `tee` if any.
+// Returns an error text, empty on success.
+std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -68,21 +63,11 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
     return fmt::format("cannot read '{}': is a directory", path);
   }
   uint32_t file = builder.add_file(name);
-  int err = 0;
-  if (!live.tee && !live.monitor) {
-    // Large reads, parsed on every core, merged in line order.
-    err = feed_lines(fd, file, builder).error;
-  } else {
-    // Live mode: every line is passed on and judged as it arrives.
-    LineReader reader(fd);
-    if (live.tee) reader.set_tap([tee = live.tee](std::string_view bytes) { tee->write(bytes); });
-    Line line;
-    while (reader.next(line)) {
-      if (live.monitor) live.monitor->begin_line(name, line);
-      builder.add_line(file, line);
-    }
-    err = reader.error();
-  }
+  // Large reads, parsed on every core, merged in line order; live mode copies
+  // the bytes out as they arrive and judges lines as they merge.
+  FeedOptions options;
+  if (tee) options.tap = [tee](std::string_view bytes) { tee->write(bytes); };
+  int err = feed_lines(fd, file, builder, options).error;
   if (!is_stdin) ::close(fd);
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
   return {};
@@ -91,14 +76,14 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
 // Reads every input into the builder, then finishes the model. Each
 // unreadable input gets one message on stderr; returns those messages.
 std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelBuilder& builder, bool timings,
-                                  const LiveTaps& live) {
+                                  Tee* tee) {
   std::vector<std::string> errors;
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
     // pass: memory follows ranks x channels, not the length of the log.
     Timer t(timings, "read");
     for (const auto& path : inputs) {
-      std::string err = read_input(path, builder, live);
+      std::string err = read_input(path, builder, tee);
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);
         errors.push_back(err);
@@ -169,7 +154,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
 
 std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings) {
   ModelBuilder builder(model);
-  return read_all(inputs, builder, timings, LiveTaps{});
+  return read_all(inputs, builder, timings, nullptr);
 }
 
 int run_check(const CheckConfig& config) {
@@ -181,12 +166,12 @@ int run_check(const CheckConfig& config) {
   LiveMonitor monitor(log_rules(), config.selection, config.options, [](std::string_view text) {
     write_all(STDERR_FILENO, text);
   });
-  LiveTaps live;
   if (config.tee) {
-    live = {&tee, &monitor};
-    builder.set_observer([&monitor](LineRef ref, const NcclHeader& h, const Event& ev) { monitor.on_event(ref, h, ev); });
+    builder.set_observer([&monitor, &model](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
+      monitor.on_event(model.files[ref.file], ref, raw, h, ev);
+    });
   }
-  errors = read_all(config.inputs, builder, config.timings, live);
+  errors = read_all(config.inputs, builder, config.timings, config.tee ? &tee : nullptr);
   CheckReport report;
   {
     Timer t(config.timings, "checks");

@@ -16,12 +16,6 @@ LiveMonitor::LiveMonitor(const Registry& registry, const RuleSelection& selectio
                          std::function<void(std::string_view)> emit)
     : registry_(registry), selection_(selection), options_(options), emit_(std::move(emit)) {}
 
-void LiveMonitor::begin_line(std::string_view file, const Line& line) {
-  current_.file.assign(file);
-  current_.line = line.number;
-  current_.text.assign(line.text.substr(0, 4096));
-}
-
 const RuleInfo* LiveMonitor::active(std::string_view slug) const {
   const RuleInfo* r = registry_.find(slug);
   return r && selection_.enabled(r->id) ? r : nullptr;
@@ -54,9 +48,16 @@ std::string LiveMonitor::scope_of(Process& p, int dev, uint32_t own_rank, uint32
   return fmt::format("#{}", count == p.completes_per_dev.end() ? 0 : count->second);
 }
 
-void LiveMonitor::on_event(LineRef, const NcclHeader& h, const Event& ev) {
+void LiveMonitor::on_event(std::string_view file, LineRef ref, std::string_view raw, const NcclHeader& h,
+                           const Event& ev) {
   // A spliced header's host name may hold the tail of other text.
   if (h.column != 0) return;
+  // Only these lines decide anything live; the rest wait for the report.
+  if (!std::holds_alternative<ConnectionEvent>(ev) && !std::holds_alternative<InitEvent>(ev) &&
+      !std::holds_alternative<WarnEvent>(ev)) {
+    return;
+  }
+  current_ = Current{file, ref.line, raw};
   Process& p = processes_[{std::string(h.host), h.pid}];
   if (const auto* c = std::get_if<ConnectionEvent>(&ev)) {
     on_connection(p, h, *c);
@@ -96,7 +97,7 @@ void LiveMonitor::on_event(LineRef, const NcclHeader& h, const Event& ev) {
     if (const RuleInfo* rule = active("nccl-warning")) {
       std::string message = fmt::format("NCCL WARN on {} (pid {}{}): {}", h.host, h.pid,
                                         h.dev >= 0 ? fmt::format(", device {}", h.dev) : "", w->message);
-      report(rule, fmt::format("{}|{}|{}", rule->id, h.host, w->message), std::move(message), {current_});
+      report(rule, fmt::format("{}|{}|{}", rule->id, h.host, w->message), std::move(message), {current_.cited()});
     }
   }
 }
@@ -131,7 +132,8 @@ void LiveMonitor::learn(const std::string& scope, uint32_t rank, std::string_vie
   std::vector<Waiting> list = std::move(w->second);
   waiting_.erase(w);
   waiting_count_ -= list.size();
-  for (const auto& item : list) decide_net(scope, item, it->second.host, &current_);
+  Cited decider = current_.cited();
+  for (const auto& item : list) decide_net(scope, item, it->second.host, &decider);
 }
 
 void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const ConnectionEvent& e) {
@@ -154,7 +156,7 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
     if (const RuleInfo* rule = active("intra-node-shm")) {
       report(rule, fmt::format("{}|{}|{}", rule->id, scope, h.host),
              fmt::format("rank {} -> rank {} on {}, channel {:02}, via SHM", e.sender, e.receiver, h.host, ch),
-             {current_});
+             {current_.cited()});
     }
     return;
   }
@@ -174,7 +176,7 @@ void LiveMonitor::on_connection(Process& p, const NcclHeader& h, const Connectio
     }
   }
 
-  Waiting w{std::string(h.host), own, peer, !receiving, ch, t, gdr_absent, current_};
+  Waiting w{std::string(h.host), own, peer, !receiving, ch, t, gdr_absent, current_.cited()};
   const auto& table = placements_[scope];
   auto placed = table.find(peer);
   if (placed != table.end()) {

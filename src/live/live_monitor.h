@@ -36,7 +36,6 @@
 
 #include "checks/registry.h"
 #include "parsers/line_classifier.h"
-#include "parsers/line_reader.h"
 #include "parsers/transport.h"
 
 namespace nd {
@@ -47,10 +46,9 @@ class LiveMonitor {
   LiveMonitor(const Registry& registry, const RuleSelection& selection, const CheckOptions& options,
               std::function<void(std::string_view)> emit);
 
-  // Call before ModelBuilder::add_line: remembers the line for evidence.
-  void begin_line(std::string_view file, const Line& line);
-  // The ModelBuilder observer.
-  void on_event(LineRef ref, const NcclHeader& h, const Event& ev);
+  // The ModelBuilder observer; `raw` is the line, cited as evidence from
+  // `file` (the input's display name).
+  void on_event(std::string_view file, LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev);
 
   size_t reported() const { return reported_; }
 
@@ -82,6 +80,13 @@ class LiveMonitor {
     uint64_t line = 0;
     std::string text;
   };
+  // The line being judged; copied into a Cited only when it is kept.
+  struct Current {
+    std::string_view file;
+    uint64_t line = 0;
+    std::string_view text;
+    Cited cited() const { return {std::string(file), line, std::string(text.substr(0, 4096))}; }
+  };
   // A NET connection waiting for its peer's host.
   struct Waiting {
     std::string own_host;
@@ -111,7 +116,7 @@ class LiveMonitor {
   const RuleSelection& selection_;
   const CheckOptions& options_;
   std::function<void(std::string_view)> emit_;
-  Cited current_;
+  Current current_;
   std::map<std::tuple<std::string, uint64_t>, Process> processes_;
   std::map<std::string, std::unordered_map<uint32_t, Placement>> placements_;
   std::map<std::tuple<std::string, uint32_t>, std::vector<Waiting>> waiting_;

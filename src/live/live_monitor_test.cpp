@@ -29,13 +29,14 @@ LiveRun live(std::initializer_list<std::string_view> lines, RuleSelection select
   CheckOptions options;
   std::string printed;
   LiveMonitor monitor(log_rules(), selection, options, [&](std::string_view text) { printed += text; });
-  builder.set_observer([&](LineRef ref, const NcclHeader& h, const Event& ev) { monitor.on_event(ref, h, ev); });
+  builder.set_observer([&](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
+    monitor.on_event("job.log", ref, raw, h, ev);
+  });
   uint32_t file = builder.add_file("job.log");
   LiveRun run;
   uint64_t n = 0;
   for (std::string_view text : lines) {
     Line line{text, ++n, false};
-    monitor.begin_line("job.log", line);
     builder.add_line(file, line);
     run.after_line.push_back(printed);
     printed.clear();
@@ -135,12 +136,13 @@ TEST_CASE("past kMaxPerRule findings of one rule, one note and then silence") {
   std::string printed;
   RuleSelection all;
   LiveMonitor monitor(log_rules(), all, options, [&](std::string_view text) { printed += text; });
-  builder.set_observer([&](LineRef ref, const NcclHeader& h, const Event& ev) { monitor.on_event(ref, h, ev); });
+  builder.set_observer([&](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
+    monitor.on_event("job.log", ref, raw, h, ev);
+  });
   uint32_t file = builder.add_file("job.log");
   uint64_t n = 0;
   for (const auto& text : lines) {
     Line line{text, ++n, false};
-    monitor.begin_line("job.log", line);
     builder.add_line(file, line);
   }
   CHECK(monitor.reported() == LiveMonitor::kMaxPerRule);

@@ -71,10 +71,9 @@ size_t sole_marker(const ByteMarks& marks, const char* base, size_t from, size_t
   return n - 1 - from;
 }
 
-void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
+void parse_chunk(Slot& slot, size_t max_line) {
   ParsedLines& out = slot.parsed;
   out.clear();
-  out.keep_per_operation = keep_per_operation;
   slot.line_by_line = false;
   // One vectorised pass finds the lines and what the bulk path must know of
   // them; the same cuts as for_each_line().
@@ -102,7 +101,7 @@ void parse_chunk(Slot& slot, size_t max_line, bool keep_per_operation) {
         slot.line_by_line = true;
         break;
       }
-    } else if (!keep_per_operation && !line.truncated) {
+    } else if (!line.truncated) {
       size_t marker = sole_marker(marks, base, nl - len, nl);
       if (marker != ByteMarks::npos && ModelBuilder::count_per_operation(line, marker, out)) continue;
     }
@@ -130,7 +129,7 @@ class Feeder {
   Feeder(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options)
       : fd_(fd), file_(file), builder_(builder), options_(options) {
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && !options.tap) {
       off_t at = ::lseek(fd, 0, SEEK_CUR);
       if (at >= 0 && at < st.st_size) {
         regular_ = true;
@@ -147,7 +146,6 @@ class Feeder {
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (const char* t = std::getenv("ND_THREADS")) threads_ = std::max(1, std::atoi(t));
     threads_ = std::min(threads_, FeedOptions::kMaxThreads);
-    keep_per_operation_ = builder.has_observer();
     // A chunk holds up to `chunk` bytes of line starts plus the head of a
     // line that runs past them.
     capacity_ = options.chunk + 2 * (options.max_line + 1);
@@ -181,7 +179,7 @@ class Feeder {
 
   void process(Slot* slot) {
     if (regular_) read_regular(*slot);
-    parse_chunk(*slot, options_.max_line, keep_per_operation_);
+    parse_chunk(*slot, options_.max_line);
     publish(slot);
   }
 
@@ -338,6 +336,7 @@ class Feeder {
       } else if (r == 0) {
         eof_ = true;
       } else {
+        if (options_.tap) options_.tap(std::string_view(buf + len, static_cast<size_t>(r)));
         len += static_cast<size_t>(r);
       }
     }
@@ -397,7 +396,6 @@ class Feeder {
   ModelBuilder& builder_;
   FeedOptions options_;
   size_t threads_ = 1;
-  bool keep_per_operation_ = false;
   size_t capacity_ = 0;
 
   bool regular_ = false;

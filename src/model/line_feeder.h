@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 #include "parsers/line_reader.h"
 #include "src/model/model_builder.h"
@@ -17,6 +19,10 @@ struct FeedOptions {
   size_t threads = 0;             // 0: one per core (at most kMaxThreads)
   size_t chunk = 1 << 20;         // bytes of lines per chunk (measured: 256 KB costs 8 % more)
   size_t max_line = LineReader::kDefaultMaxLine;  // longer lines are cut, as LineReader does
+  // Sees every byte as read() returns it, in order, before its lines are
+  // parsed (live mode copies the input here). With a tap, a regular file is
+  // read in order too, as a stream.
+  std::function<void(std::string_view)> tap;
 
   static constexpr size_t kMaxThreads = 8;
 };

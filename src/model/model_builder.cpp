@@ -63,7 +63,6 @@ bool has_nccl(std::string_view s) {
 
 void ModelBuilder::add_line(uint32_t file, const Line& line) {
   single_.clear();
-  single_.keep_per_operation = has_observer();
   parse_line(line, single_);
   apply(file, 0, single_);
 }
@@ -143,7 +142,7 @@ bool counts_only(std::string_view text, const ParsedLines& out) {
 bool ModelBuilder::count_per_operation(const Line& line, size_t marker, ParsedLines& out) {
   // What parse_one_line() would do first: the first line of a batch, a line
   // after `Last error:` and a cut line each take the full path.
-  if (out.lines == 0 || out.expect_last_error || line.truncated || out.keep_per_operation) return false;
+  if (out.lines == 0 || out.expect_last_error || line.truncated) return false;
   if (!counts_only_at(line.text, marker, out)) return false;
   ++out.lines;
   ++out.nccl_lines;
@@ -165,7 +164,7 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
       return;
     }
   }
-  if (!out.keep_per_operation && counts_only(line.text, out)) {
+  if (counts_only(line.text, out)) {
     ++out.nccl_lines;
     ++out.info_lines;
     return;
@@ -239,7 +238,7 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
       bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
       Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
       auto kind = ParsedLines::Kind::Message;
-      if (!out.keep_per_operation && per_op && std::holds_alternative<IgnoredEvent>(ev)) {
+      if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
         if (!spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
           continue;
         }
@@ -521,7 +520,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
   p.pid = h.pid;
   if (p.lines++ == 0) p.first_line = ref;
   p.last_line = ref;
-  if (observer_) observer_(ref, h, ev);
+  if (observer_) observer_(ref, raw, h, ev);
 
   std::visit(
       [&](const auto& e) {

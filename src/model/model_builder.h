@@ -55,8 +55,6 @@ struct ParsedLines {
   uint64_t info_lines = 0;
   uint64_t warn_lines = 0;
   uint64_t spliced_lines = 0;
-  // An observer sees every NCCL line, so per-operation lines stay messages.
-  bool keep_per_operation = false;
   // The last line parsed opened a `Last error:` message.
   bool expect_last_error = false;
   // The first line's share, taken back when it turns out to be the message
@@ -77,8 +75,10 @@ struct ParsedLines {
 
 class ModelBuilder {
  public:
-  // Called for every NCCL line after classification (live mode hooks here).
-  using Observer = std::function<void(LineRef, const NcclHeader&, const Event&)>;
+  // Called, in line order, for every NCCL line the model takes in, with the
+  // line's text; per-operation lines of known hosts are only counted and not
+  // shown (live mode hooks here).
+  using Observer = std::function<void(LineRef, std::string_view raw, const NcclHeader&, const Event&)>;
 
   explicit ModelBuilder(JobModel& model) : model_(model) {}
 
@@ -99,7 +99,6 @@ class ModelBuilder {
   static bool needs_line_by_line(std::string_view first_line);
   // Merges parsed lines in order; an item's line number is line_base + Item::line.
   void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
-  bool has_observer() const { return static_cast<bool>(observer_); }
   // The host names interned so far, for ParsedLines::known_hosts; rebuilt
   // as hosts are added, at a cost of O(1) a line. Call from the applying
   // thread.
