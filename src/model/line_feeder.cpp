@@ -101,11 +101,11 @@ void parse_chunk(Slot& slot, size_t max_line) {
         slot.line_by_line = true;
         break;
       }
-    } else if (!line.truncated) {
-      size_t marker = sole_marker(marks, base, nl - len, nl);
-      if (marker != ByteMarks::npos && ModelBuilder::count_per_operation(line, marker, out)) continue;
+      ModelBuilder::parse_line(line, out);
+      continue;
     }
-    ModelBuilder::parse_line(line, out);
+    size_t marker = line.truncated ? ByteMarks::npos : sole_marker(marks, base, nl - len, nl);
+    ModelBuilder::parse_marked_line(line, marker == ByteMarks::npos ? ModelBuilder::kNoMarker : marker, out);
   }
   slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
 }

@@ -139,18 +139,17 @@ bool counts_only(std::string_view text, const ParsedLines& out) {
 
 }  // namespace
 
-bool ModelBuilder::count_per_operation(const Line& line, size_t marker, ParsedLines& out) {
+void ModelBuilder::parse_marked_line(const Line& line, size_t marker, ParsedLines& out) {
   // What parse_one_line() would do first: the first line of a batch, a line
   // after `Last error:` and a cut line each take the full path.
-  if (out.lines == 0 || out.expect_last_error || line.truncated) return false;
-  if (!counts_only_at(line.text, marker, out)) return false;
+  if (marker == kNoMarker || out.lines == 0 || out.expect_last_error || line.truncated) return parse_line(line, out);
+  if (!counts_only_at(line.text, marker, out)) return parse_one_line(line, out, /*try_count=*/false);
   ++out.lines;
   ++out.nccl_lines;
   ++out.info_lines;
-  return true;
 }
 
-void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
+void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out, bool try_count) {
   ++out.lines;
   if (line.truncated) ++out.truncated_lines;
   // `Last error:` puts ncclGetLastError's text on the next line, which holds
@@ -164,7 +163,7 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out) {
       return;
     }
   }
-  if (counts_only(line.text, out)) {
+  if (try_count && counts_only(line.text, out)) {
     ++out.nccl_lines;
     ++out.info_lines;
     return;
@@ -333,9 +332,18 @@ ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
   // A process prints its lines in runs; the last one found is often asked again.
   ProcessKey key{host, pid};
   if (last_process_ && last_process_key_ == key) return *last_process_;
+  last_process_key_ = key;
+  std::vector<std::pair<uint64_t, Process*>>* few = nullptr;
+  if (host != kNoHost && host < (1u << 24)) {
+    if (host >= host_processes_.size()) host_processes_.resize(static_cast<size_t>(host) + 1);
+    few = &host_processes_[host];
+    for (const auto& [p, proc] : *few) {
+      if (p == pid) return *(last_process_ = proc);
+    }
+  }
   auto [it, added] = process_index_.try_emplace(key, nullptr);
   if (added) it->second = &processes_[{host, pid}];
-  last_process_key_ = key;
+  if (few && few->size() < 32) few->emplace_back(pid, it->second);
   last_process_ = it->second;
   return *it->second;
 }
@@ -480,7 +488,7 @@ uint16_t ModelBuilder::intern_transport(std::string_view text) {
 
 void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
   if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
-  if (bucket != 0 && !text_buckets_.try_emplace(bucket, 0).second) return;
+  if (bucket != 0 && !text_buckets_.insert(bucket)) return;
   model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, 4096)));
 }
 

@@ -20,6 +20,7 @@
 #include "parsers/line_classifier.h"
 #include "parsers/line_reader.h"
 #include "src/model/job_model.h"
+#include "src/util/id_set.h"
 #include "src/util/name_set.h"
 
 namespace nd {
@@ -88,12 +89,12 @@ class ModelBuilder {
   // Cuts one line into messages; reads nothing but its arguments, so any
   // number of threads may parse at once.
   static void parse_line(const Line& line, ParsedLines& out);
-  // The chunked reader's bulk path: counts `line` as parse_line() would when
-  // it is a per-operation line of a known host, and returns true; false
-  // leaves `out` as it was, for parse_line(). The caller has found, from the
-  // line's byte marks, that the " NCCL " at `marker` is its only one and that
-  // it holds no control byte.
-  static bool count_per_operation(const Line& line, size_t marker, ParsedLines& out);
+  // parse_line() for the chunked reader, which has found from the line's
+  // byte marks that the " NCCL " at `marker` is its only one and that it
+  // holds no control byte (kNoMarker: it could not tell). A per-operation
+  // line of a known host is then only counted, without a second look.
+  static void parse_marked_line(const Line& line, size_t marker, ParsedLines& out);
+  static constexpr size_t kNoMarker = static_cast<size_t>(-1);
   // The first line of a multi-line batch must not hold "Last error:" (see
   // line_feeder.cpp, which applies such a chunk line by line).
   static bool needs_line_by_line(std::string_view first_line);
@@ -159,7 +160,8 @@ class ModelBuilder {
   };
 
   static void parse_binding_line(const Line& line, ParsedLines& out);
-  static void parse_one_line(const Line& line, ParsedLines& out);
+  // try_count = false: the caller knows the line is not one to only count.
+  static void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true);
   void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
   void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
   void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
@@ -187,6 +189,8 @@ class ModelBuilder {
   Observer observer_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
+  // Per host, its first processes: a host runs a few, asked for on every line.
+  std::vector<std::vector<std::pair<uint64_t, Process*>>> host_processes_;
   ProcessKey last_process_key_{};
   Process* last_process_ = nullptr;  // std::map nodes do not move
   std::unordered_set<SeenKey, SeenKeyHash> observed_;
@@ -195,7 +199,7 @@ class ModelBuilder {
   std::shared_ptr<const NameSet> host_snapshot_;
   uint64_t snapshot_lines_ = 0;  // lines applied when host_snapshot_ was made
   std::map<std::string, size_t> comm_index_;
-  std::unordered_map<uint64_t, char> text_buckets_;
+  IdSet text_buckets_;
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;

@@ -1,15 +1,13 @@
 #pragma once
 // Maps repeated strings (host names, transport texts) to small dense ids so
-// per-line records stay compact.
+// per-line records stay compact. Looked up once or twice per connection
+// line: an open-addressing table of ids and hashes, no node per name.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
-
-#include "src/util/name_set.h"
 
 namespace nd {
 
@@ -22,12 +20,14 @@ class Interner {
   const std::vector<std::string>& names() const { return names_; }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return NameSet::hash(s); }  // cheap: host names are short
-  };
-  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
+  // The slot of `s`: the one holding it, or the empty one where it belongs.
+  size_t slot_of(std::string_view s, uint64_t hash) const;
+  void grow();
+
   std::vector<std::string> names_;
+  std::vector<uint32_t> slots_;   // id + 1; 0 marks an empty slot
+  std::vector<uint64_t> hashes_;  // of the name in the same slot
+  unsigned shift_ = 64;           // 64 - log2(slots)
 };
 
 }  // namespace nd
