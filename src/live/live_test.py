@@ -9,6 +9,8 @@ tee            stdin is copied to stdout byte for byte (CRLF, NUL, no final
 latency        a slow producer writes lines with pauses; the socket finding
                must reach stderr within ND_LIVE_BOUND_MS (default 100) of the
                line that decides it. The measured latency is printed.
+trickle        the same bound for a producer that never pauses: COLL lines
+               every half millisecond around the deciding line.
 closed-stdout  stdout closed after the first byte: the findings and the
                verdict still reach stderr, and the exit status is unchanged.
 """
@@ -128,6 +130,50 @@ def test_latency(binary):
     return failures
 
 
+def test_trickle(binary):
+    bound_ms = float(os.environ.get("ND_LIVE_BOUND_MS", "100"))
+    proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, bufsize=0)
+    seen = {}
+
+    def read_stderr():
+        for line in iter(proc.stderr.readline, b""):
+            if b"[ND3001 inter-node-socket]" in line and "finding" not in seen:
+                seen["finding"] = time.monotonic()
+
+    reader = threading.Thread(target=read_stderr)
+    reader.start()
+    # NCCL 2.18.3 COLL lines of rank 0, one per 0.5 ms: the input never pauses
+    # for long, so chunks go out on their age, not on a pause.
+    coll = (b"gpu009:3030:3030 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x7f2f3a000000 recvbuff "
+            b"0x7f2f3a000000 count 262144 datatype 7 op 0 root 0 comm 0x55d0 [nranks=2] stream 0x55d786a0f720\n")
+    proc.stdin.write(INIT_0 + INIT_1)
+    written = None
+    start = time.monotonic()
+    n = 0
+    while time.monotonic() - start < 1.0:
+        if n == 200:
+            proc.stdin.write(SEND_01)
+            written = time.monotonic()
+        proc.stdin.write(coll)
+        n += 1
+        time.sleep(0.0005)
+    at_eof = time.monotonic()
+    proc.stdin.close()
+    reader.join()
+    proc.wait()
+    if "finding" not in seen:
+        return ["the socket finding never reached stderr"]
+    latency = (seen["finding"] - written) * 1000
+    print(f"live finding latency under a steady trickle: {latency:.1f} ms (bound {bound_ms:.0f} ms)")
+    failures = []
+    if seen["finding"] >= at_eof:
+        failures.append("the finding was printed only at end of input")
+    if latency > bound_ms:
+        failures.append(f"finding latency {latency:.1f} ms exceeds {bound_ms:.0f} ms")
+    return failures
+
+
 def test_closed_stdout(binary):
     r, w = os.pipe()
     proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=w,
@@ -157,7 +203,7 @@ def test_closed_stdout(binary):
 
 def main():
     binary, which = sys.argv[1], sys.argv[2]
-    tests = {"tee": test_tee, "latency": test_latency, "closed-stdout": test_closed_stdout}
+    tests = {"tee": test_tee, "latency": test_latency, "trickle": test_trickle, "closed-stdout": test_closed_stdout}
     failures = tests[which](binary)
     for f in failures:
         print("FAIL:", f)

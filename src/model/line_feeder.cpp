@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <condition_variable>
 #include <cstring>
@@ -123,6 +124,9 @@ ssize_t pread_retry(int fd, char* buf, size_t n, off_t at) {
     if (r >= 0 || errno != EINTR) return r;
   }
 }
+
+constexpr std::chrono::milliseconds kPause{2};
+constexpr std::chrono::milliseconds kMaxHold{20};
 
 class Feeder {
  public:
@@ -298,6 +302,7 @@ class Feeder {
     size_t target = options_.chunk;
     size_t scanned = 0;  // buf[0, scanned) holds no newline
     bool have_line = false;
+    std::chrono::steady_clock::time_point first_line_at;
     while (!eof_) {
       if (skipping_) {
         // Dropping the rest of an overlong line, up to its newline.
@@ -314,6 +319,7 @@ class Feeder {
         if (!have_line) {
           have_line = std::memchr(buf + scanned, '\n', len - scanned) != nullptr;
           scanned = len;
+          if (have_line) first_line_at = std::chrono::steady_clock::now();
         }
         if (!have_line && len > max_line) {
           // Overlong: keep one byte more than max_line so the line is flagged.
@@ -323,10 +329,17 @@ class Feeder {
         }
         // Without a whole line, a full chunk would go out empty, forever.
         if (len >= target && have_line) break;
-        // A stream that pauses hands over what it has, for live output.
+        // A stream that pauses hands over what it has, for live output: a
+        // pause is kPause without a byte (a fast writer's gaps are shorter,
+        // and its chunks stay full), and a steady trickle goes out every
+        // kMaxHold.
         if (have_line) {
+          auto held = std::chrono::steady_clock::now() - first_line_at;
+          if (held >= kMaxHold) break;
+          auto wait = std::min<std::chrono::steady_clock::duration>(kPause, kMaxHold - held);
           pollfd pfd{fd_, POLLIN, 0};
-          if (::poll(&pfd, 1, 0) == 0) break;
+          int ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(wait).count());
+          if (::poll(&pfd, 1, ms) == 0) break;
         }
       }
       ssize_t r = read_retry(fd_, buf + len, slot.buffer.size() - len);
