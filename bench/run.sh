@@ -79,7 +79,7 @@ measure() {
     i=$((i + 1))
   done
   secs=$best
-  printf '  %-34s %8.2f s   peak RSS %7.1f MB\n' "$name" "$secs" "$(awk "BEGIN { print $rss / 1024 }")"
+  printf '  %-38s %8.2f s   peak RSS %7.1f MB\n' "$name" "$secs" "$(awk "BEGIN { print $rss / 1024 }")"
 }
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
