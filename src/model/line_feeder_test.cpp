@@ -138,6 +138,14 @@ std::string by_pipe(const std::string& content, const FeedOptions& options, size
   return describe(model);
 }
 
+FeedOptions feed_options(size_t threads, size_t chunk, size_t max_line) {
+  FeedOptions options;
+  options.threads = threads;
+  options.chunk = chunk;
+  options.max_line = max_line;
+  return options;
+}
+
 std::string golden_logs() {
   std::vector<fs::path> paths;
   for (const auto& e : fs::recursive_directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / "logs")) {
@@ -177,11 +185,7 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
     for (size_t threads : {1, 2, 4}) {
       for (size_t chunk : {size_t{7}, size_t{97}, size_t{4096}, size_t{1} << 20}) {
         INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
-        FeedOptions options;
-        options.threads = threads;
-        options.chunk = chunk;
-        options.max_line = max_line;
-        CHECK(by_file(path, options) == expected);
+        CHECK(by_file(path, feed_options(threads, chunk, max_line)) == expected);
       }
     }
   }
@@ -227,10 +231,7 @@ TEST_CASE("per-operation lines counted in bulk build the line-by-line model") {
     for (size_t threads : {1, 2}) {
       for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
         INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
-        FeedOptions options;
-        options.threads = threads;
-        options.chunk = chunk;
-        options.max_line = max_line;
+        FeedOptions options = feed_options(threads, chunk, max_line);
         CHECK(by_file(path, options) == expected);
         CHECK(by_pipe(content, options, 777) == expected);
       }
@@ -248,11 +249,7 @@ TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
     for (size_t threads : {1, 2, 3}) {
       for (size_t piece : {size_t{50}, size_t{4096}}) {
         INFO("max_line " << max_line << " threads " << threads << " piece " << piece);
-        FeedOptions options;
-        options.threads = threads;
-        options.chunk = 512;
-        options.max_line = max_line;
-        CHECK(by_pipe(content, options, piece) == expected);
+        CHECK(by_pipe(content, feed_options(threads, 512, max_line), piece) == expected);
       }
     }
   }
@@ -268,11 +265,7 @@ TEST_CASE("a pipe read in chunks shorter than its lines still ends") {
   std::string expected = by_lines(path, 100);
   for (size_t threads : {1, 2}) {
     INFO("threads " << threads);
-    FeedOptions options;
-    options.threads = threads;
-    options.chunk = 64;
-    options.max_line = 100;
-    CHECK(by_pipe(content, options, 4096) == expected);
+    CHECK(by_pipe(content, feed_options(threads, 64, 100), 4096) == expected);
   }
   std::remove(path.c_str());
 }
