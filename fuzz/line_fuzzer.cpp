@@ -128,6 +128,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     b2.finish();
     require(chunked.counters.lines == by_line.counters.lines, "line counts differ");
     require(chunked.counters.nccl_lines == by_line.counters.nccl_lines, "NCCL line counts differ");
+    require(chunked.counters.info_lines == by_line.counters.info_lines &&
+                chunked.counters.warn_lines == by_line.counters.warn_lines &&
+                chunked.counters.truncated_lines == by_line.counters.truncated_lines &&
+                chunked.counters.spliced_lines == by_line.counters.spliced_lines,
+            "INFO, WARN, cut or spliced line counts differ");
     require(chunked.counters.connection_lines == by_line.counters.connection_lines, "connection counts differ");
     require(chunked.hosts.names() == by_line.hosts.names(), "hosts differ");
     require(chunked.comms.size() == by_line.comms.size(), "communicators differ");

@@ -58,7 +58,7 @@ uint64_t for_each_line(const Slot& slot, size_t max_line, Fn fn) {
 }
 
 // The first " NCCL " of line [from, to) when it is the line's only one and
-// the line holds no control byte: what count_per_operation() needs. npos
+// the line holds no control byte: what parse_marked_line() needs. npos
 // otherwise, and the line takes the full path.
 size_t sole_marker(const ByteMarks& marks, const char* base, size_t from, size_t to) {
   if (marks.has_control(from, to)) return ByteMarks::npos;
@@ -125,6 +125,8 @@ ssize_t pread_retry(int fd, char* buf, size_t n, off_t at) {
   }
 }
 
+// A stream's chunk goes out after kPause without a byte, or kMaxHold after
+// its first whole line (see read_stream): live findings wait no longer.
 constexpr std::chrono::milliseconds kPause{2};
 constexpr std::chrono::milliseconds kMaxHold{20};
 
