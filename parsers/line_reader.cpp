@@ -64,8 +64,10 @@ bool LineReader::next(Line& line) {
       line.truncated = overlong;
       return true;
     }
-    if (avail >= max_line_) {
-      // Keep the head of an overlong line; drop the rest up to its newline.
+    if (avail > max_line_) {
+      // More than max_line bytes and no newline: an overlong line. Keep its
+      // head; drop the rest up to its newline. (Exactly max_line bytes may
+      // still be a whole line whose newline has not arrived.)
       line.text = std::string_view(start, max_line_);
       line.number = ++number_;
       line.truncated = true;

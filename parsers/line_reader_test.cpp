@@ -61,6 +61,23 @@ TEST_CASE("an overlong line read in one chunk is cut the same way") {
   CHECK(texts[1] == "z");
 }
 
+TEST_CASE("a line of exactly the cap is whole, however its bytes arrive") {
+  // The newline in the same read, in a later read, or never (end of input).
+  for (size_t chunk : {4, 32, 33, 4096}) {
+    for (const std::string& end : {std::string("\n"), std::string()}) {
+      std::vector<std::string> texts;
+      auto lines = read_all(std::string(32, 'w') + end, 32, chunk, &texts);
+      CAPTURE(chunk);
+      REQUIRE(texts.size() == 1);
+      CHECK(texts[0] == std::string(32, 'w'));
+      CHECK_FALSE(lines[0].truncated);
+    }
+  }
+  auto lines = read_all(std::string(33, 'w'), 32, 4);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].truncated);
+}
+
 TEST_CASE("lines spanning read chunks are joined") {
   std::vector<std::string> texts;
   read_all("0123456789abcdef0123\nxy\n", 64, 4, &texts);
