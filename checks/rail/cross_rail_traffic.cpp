@@ -1,3 +1,7 @@
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "checks/rail/rail_rules.h"
@@ -12,6 +16,21 @@ namespace nd {
 // else by netDev.
 void CrossRailTraffic::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
+  // A NIC's name, and whether its host listed its devices, by host and
+  // transport: asked for twice per inter-node edge, a few thousand answers.
+  struct Nic {
+    std::string name;
+    bool listed = false;
+  };
+  std::unordered_map<uint64_t, Nic> nics;
+  auto nic = [&](uint32_t host, uint16_t transport) -> const Nic& {
+    auto [it, fresh] = nics.try_emplace(uint64_t{host} << 16 | transport);
+    if (fresh) {
+      const Transport& t = m.transports[transport];
+      it->second = {nic_name(m, host, t.net_name, t.net_dev), listed_nets(m, host, t.net_name) != nullptr};
+    }
+    return it->second;
+  };
   report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
     if (e.locality != Locality::Inter) return std::string();
     if (e.edge.send_transport == kNoTransport || e.edge.recv_transport == kNoTransport) return std::string();
@@ -19,14 +38,11 @@ void CrossRailTraffic::check(const CheckContext& ctx, FindingSink& out) const {
     const Transport& r = m.transports[e.edge.recv_transport];
     if (s.family != TransportFamily::NET || r.family != TransportFamily::NET) return std::string();
     if (s.net_dev < 0 || r.net_dev < 0 || is_socket_network(s.net_name)) return std::string();
-    uint32_t hs = e.comm.host_of(e.edge.sender);
-    uint32_t hr = e.comm.host_of(e.edge.receiver);
-    std::string from = nic_name(m, hs, s.net_name, s.net_dev);
-    std::string to = nic_name(m, hr, r.net_name, r.net_dev);
-    bool named = listed_nets(m, hs, s.net_name) && listed_nets(m, hr, r.net_name);
-    bool same = named ? from == to : s.net_dev == r.net_dev;
+    const Nic& from = nic(e.comm.host_of(e.edge.sender), e.edge.send_transport);
+    const Nic& to = nic(e.comm.host_of(e.edge.receiver), e.edge.recv_transport);
+    bool same = from.listed && to.listed ? from.name == to.name : s.net_dev == r.net_dev;
     if (same) return std::string();
-    return fmt::format("NIC {} -> NIC {}", from, to);
+    return fmt::format("NIC {} -> NIC {}", from.name, to.name);
   });
 }
 
