@@ -134,16 +134,17 @@ __attribute__((target("avx2"))) ByteClasses classify_64_avx2(const char* p) {
 }
 #endif
 
-using Classify64 = ByteClasses (*)(const char*);
-
-Classify64 pick_classify_64() {
+ByteClasses classify_64(const char* p) {
+  using Classify64 = ByteClasses (*)(const char*);
+  // Chosen once, on first use (not at load time: no order of initialisation to get wrong).
+  static const Classify64 fn = [] {
 #ifdef ND_HAVE_AVX2
-  if (use_avx2()) return classify_64_avx2;
+    if (use_avx2()) return classify_64_avx2;
 #endif
-  return classify_64_portable;
+    return classify_64_portable;
+  }();
+  return fn(p);
 }
-
-const Classify64 classify_64 = pick_classify_64();
 
 // The first set bit of `mask` at or above `from` (64 when none).
 size_t next_bit(uint64_t mask, size_t from) {
@@ -151,7 +152,6 @@ size_t next_bit(uint64_t mask, size_t from) {
   uint64_t m = mask & ~low_bits(from);
   return m == 0 ? 64 : static_cast<size_t>(std::countr_zero(m));
 }
-
 
 }  // namespace
 
