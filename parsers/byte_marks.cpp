@@ -3,11 +3,6 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define ND_HAVE_AVX2_SCAN 1
-#endif
-
 #include "parsers/simd.h"
 
 namespace nd {
@@ -44,11 +39,7 @@ void scan_words_portable(const char* p, size_t words, uint64_t* nl, uint64_t* ca
   }
 }
 
-#ifdef ND_HAVE_AVX2_SCAN
-__attribute__((target("avx2"))) uint64_t bits(__m256i m) {
-  return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(m)));
-}
-
+#ifdef ND_HAVE_AVX2
 __attribute__((target("avx2"))) void scan_words_avx2(const char* p, size_t words, uint64_t* nl, uint64_t* cap,
                                                      uint64_t* ctl) {
   const __m256i newline = _mm256_set1_epi8('\n');
@@ -58,10 +49,10 @@ __attribute__((target("avx2"))) void scan_words_avx2(const char* p, size_t words
   for (size_t w = 0; w < words; ++w) {
     __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w * 64));
     __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w * 64 + 32));
-    uint64_t na = bits(_mm256_cmpeq_epi8(a, newline)), nb = bits(_mm256_cmpeq_epi8(b, newline));
-    uint64_t ca = bits(_mm256_cmpeq_epi8(a, capital_n)), cb = bits(_mm256_cmpeq_epi8(b, capital_n));
-    uint64_t ka = bits(_mm256_cmpeq_epi8(_mm256_and_si256(a, high3), zero));
-    uint64_t kb = bits(_mm256_cmpeq_epi8(_mm256_and_si256(b, high3), zero));
+    uint64_t na = movemask_avx2(_mm256_cmpeq_epi8(a, newline)), nb = movemask_avx2(_mm256_cmpeq_epi8(b, newline));
+    uint64_t ca = movemask_avx2(_mm256_cmpeq_epi8(a, capital_n)), cb = movemask_avx2(_mm256_cmpeq_epi8(b, capital_n));
+    uint64_t ka = movemask_avx2(_mm256_cmpeq_epi8(_mm256_and_si256(a, high3), zero));
+    uint64_t kb = movemask_avx2(_mm256_cmpeq_epi8(_mm256_and_si256(b, high3), zero));
     uint64_t n = na | (nb << 32);
     nl[w] = n;
     cap[w] = ca | (cb << 32);
@@ -102,7 +93,7 @@ void ByteMarks::resize(size_t n) {
 
 void ByteMarks::scan(const char* data, size_t n) {
   resize(n);
-#ifdef ND_HAVE_AVX2_SCAN
+#ifdef ND_HAVE_AVX2
   if (use_avx2()) return scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
 #endif
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
@@ -114,7 +105,7 @@ void ByteMarks::scan_portable(const char* data, size_t n) {
 }
 
 std::string_view ByteMarks::implementation() {
-#ifdef ND_HAVE_AVX2_SCAN
+#ifdef ND_HAVE_AVX2
   if (use_avx2()) return "avx2";
 #endif
   return "portable";

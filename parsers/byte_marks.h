@@ -15,7 +15,7 @@ namespace nd {
 
 class ByteMarks {
  public:
-  static constexpr size_t npos = static_cast<size_t>(-1);
+  static constexpr size_t npos = std::string_view::npos;
 
   // Marks data[0, n); positions below are offsets from `data`.
   void scan(const char* data, size_t n);

@@ -8,10 +8,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define ND_HAVE_AVX2 1
-#endif
 
 #include "parsers/nccl_patterns.h"
 #include "parsers/simd.h"
@@ -113,10 +109,6 @@ ByteClasses classify_64_portable(const char* p) {
 }
 
 #ifdef ND_HAVE_AVX2
-__attribute__((target("avx2"))) uint64_t bits_avx2(__m256i m) {
-  return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(m)));
-}
-
 // Half the instructions of the SSE2 version: this runs once per COLL line.
 __attribute__((target("avx2"))) ByteClasses classify_64_avx2(const char* p) {
   const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9), colon = _mm256_set1_epi8(':');
@@ -126,9 +118,9 @@ __attribute__((target("avx2"))) ByteClasses classify_64_avx2(const char* p) {
     __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + part * 32));
     __m256i d = _mm256_sub_epi8(v, zero);
     __m256i l = _mm256_sub_epi8(_mm256_or_si256(v, lower), a);
-    c.digit |= bits_avx2(_mm256_cmpeq_epi8(_mm256_min_epu8(d, nine), d)) << (part * 32);
-    c.colon |= bits_avx2(_mm256_cmpeq_epi8(v, colon)) << (part * 32);
-    c.alpha |= bits_avx2(_mm256_cmpeq_epi8(_mm256_min_epu8(l, z), l)) << (part * 32);
+    c.digit |= movemask_avx2(_mm256_cmpeq_epi8(_mm256_min_epu8(d, nine), d)) << (part * 32);
+    c.colon |= movemask_avx2(_mm256_cmpeq_epi8(v, colon)) << (part * 32);
+    c.alpha |= movemask_avx2(_mm256_cmpeq_epi8(_mm256_min_epu8(l, z), l)) << (part * 32);
   }
   return c;
 }
@@ -157,11 +149,6 @@ size_t next_bit(uint64_t mask, size_t from) {
 
 bool is_per_operation(std::string_view m) {
   constexpr std::string_view kBytes = " Bytes -> Algo ";
-  // `AllReduce: opCount ` from the letter mask, without a loop per letter.
-  if (m.size() >= 64) {
-    size_t p = static_cast<size_t>(std::countr_one(classify_64(m.data()).alpha));
-    if (p > 0 && p < 54 && std::memcmp(m.data() + p, ": opCount ", 10) == 0) return true;
-  }
   size_t p = 0;
   while (p < m.size() && is_alpha(m[p])) ++p;
   if (p > 0) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
 #include <cstring>
 #include <fcntl.h>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "parsers/byte_marks.h"
+#include "src/util/parallel.h"
 
 namespace nd {
 namespace {
@@ -84,6 +84,7 @@ void parse_chunk(Slot& slot, size_t max_line) {
   marks.scan(base, size);
   uint64_t number = 0;
   for (size_t start = 0; start < size;) {
+    size_t from = start;
     size_t nl = marks.next_newline(start);
     size_t len = nl - start;
     Line line;
@@ -105,8 +106,7 @@ void parse_chunk(Slot& slot, size_t max_line) {
       ModelBuilder::parse_line(line, out);
       continue;
     }
-    size_t marker = line.truncated ? ByteMarks::npos : sole_marker(marks, base, nl - len, nl);
-    ModelBuilder::parse_marked_line(line, marker == ByteMarks::npos ? ModelBuilder::kNoMarker : marker, out);
+    ModelBuilder::parse_marked_line(line, sole_marker(marks, base, from, nl), out);
   }
   slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
 }
@@ -149,9 +149,8 @@ class Feeder {
       // Fewer, larger reads when a fast writer fills the pipe; best effort.
       (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     }
-    threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (const char* t = std::getenv("ND_THREADS")) threads_ = std::max(1, std::atoi(t));
-    threads_ = std::min(threads_, FeedOptions::kMaxThreads);
+    threads_ = options.threads ? std::min(options.threads, FeedOptions::kMaxThreads)
+                               : worker_threads(FeedOptions::kMaxThreads);
     // A chunk holds up to `chunk` bytes of line starts plus the head of a
     // line that runs past them.
     capacity_ = options.chunk + 2 * (options.max_line + 1);

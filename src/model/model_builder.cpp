@@ -142,7 +142,7 @@ bool counts_only(std::string_view text, const ParsedLines& out) {
 void ModelBuilder::parse_marked_line(const Line& line, size_t marker, ParsedLines& out) {
   // What parse_one_line() would do first: the first line of a batch, a line
   // after `Last error:` and a cut line each take the full path.
-  if (marker == kNoMarker || out.lines == 0 || out.expect_last_error || line.truncated) return parse_line(line, out);
+  if (marker == std::string_view::npos || out.lines == 0 || out.expect_last_error || line.truncated) return parse_line(line, out);
   if (!counts_only_at(line.text, marker, out)) return parse_one_line(line, out, /*try_count=*/false);
   ++out.lines;
   ++out.nccl_lines;

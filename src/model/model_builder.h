@@ -91,10 +91,9 @@ class ModelBuilder {
   static void parse_line(const Line& line, ParsedLines& out);
   // parse_line() for the chunked reader, which has found from the line's
   // byte marks that the " NCCL " at `marker` is its only one and that it
-  // holds no control byte (kNoMarker: it could not tell). A per-operation
-  // line of a known host is then only counted, without a second look.
+  // holds no control byte (npos: it could not tell). A per-operation line of
+  // a known host is then only counted, without a second look.
   static void parse_marked_line(const Line& line, size_t marker, ParsedLines& out);
-  static constexpr size_t kNoMarker = static_cast<size_t>(-1);
   // The first line of a multi-line batch must not hold "Last error:" (see
   // line_feeder.cpp, which applies such a chunk line by line).
   static bool needs_line_by_line(std::string_view first_line);
