@@ -2,7 +2,8 @@
 # Benchmark: nccl-doctor check against wc -l and grep -c on one large generated
 # log (in the page cache), from the file and from a pipe, with peak RSS, the
 # scaling at 1x, 2x and 4x log size (a quarter, a half and all of it), a never-ending slow pipe (RSS sampled
-# over time) and a stream through `check --tee` (checksums). Not part of CI.
+# over time), a stream through `check --tee` (checksums) and the live finding
+# latency. Not part of CI.
 #
 #   sh bench/run.sh                       # 2 GB, 8192 ranks on 1024 hosts, 32 channels
 #   ND_BENCH_SIZE=256M sh bench/run.sh    # quicker
@@ -181,3 +182,12 @@ if [ "$tee_gb" -gt 0 ]; then
     echo "bench: skipping the --tee stream: this nccl-doctor has no 'check --tee' yet"
   fi
 fi
+
+# Live latency: how long after the deciding line the finding reaches stderr,
+# with a producer that pauses and with one that never does (the suite's live
+# tests assert only the order of events).
+echo
+echo "bench: live finding latency (check --tee -)"
+for t in latency trickle; do
+  python3 src/live/live_test.py "$bin" "$t" --measure | sed -n 's/^/  /p' | grep -v '  ok$' || true
+done

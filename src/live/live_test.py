@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """End-to-end tests of `nccl-doctor check --tee -` (live pipe mode).
 
-  live_test.py NCCL_DOCTOR tee|latency|closed-stdout
+  live_test.py NCCL_DOCTOR tee|latency|trickle|closed-stdout [--measure]
 
 tee            stdin is copied to stdout byte for byte (CRLF, NUL, no final
                newline), from a pipe and from a file; the exit status is the
                same as without --tee.
-latency        a slow producer writes lines with pauses; the socket finding
-               must reach stderr within ND_LIVE_BOUND_MS (default 100) of the
-               line that decides it. The measured latency is printed.
-trickle        the same bound for a producer that never pauses: COLL lines
-               every half millisecond around the deciding line.
+latency        a slow producer writes the line that decides a socket finding
+               and writes nothing more until the finding is on stderr: it must
+               come while the input is still open, not at its end.
+trickle        the same for a producer that never pauses: COLL lines every
+               half millisecond go on until the finding is out.
+--measure      also print the latency (bench/run.sh reports it; the tests
+               assert order, never time, so that sanitizers and slow
+               machines cannot fail them).
 closed-stdout  stdout closed after the first byte: the findings and the
                verdict still reach stderr, and the exit status is unchanged.
 """
@@ -71,107 +74,99 @@ def test_tee(binary):
     return failures
 
 
-def test_latency(binary):
-    bound_ms = float(os.environ.get("ND_LIVE_BOUND_MS", "100"))
-    proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, bufsize=0)
-    seen = {}
-    copied = {}
+class Watch:
+    """Reads a stream of a running `check --tee -` and notes when `needle`
+    arrives; `wait()` blocks until it does or `timeout` passes."""
 
-    def read_stderr():
-        for line in iter(proc.stderr.readline, b""):
-            now = time.monotonic()
-            if b"[ND3001 inter-node-socket]" in line and "finding" not in seen:
-                seen["finding"] = now
+    def __init__(self, stream, needle=b"[ND3001 inter-node-socket]"):
+        self.event = threading.Event()
+        self.at = None
+        self.needle = needle
+        self.thread = threading.Thread(target=self._read, args=(stream,))
+        self.thread.start()
 
-    def read_stdout():
-        buf = b""
+    def _read(self, stream):
+        seen = b""
         while True:
-            chunk = proc.stdout.read1(65536) if hasattr(proc.stdout, "read1") else os.read(proc.stdout.fileno(), 65536)
+            chunk = os.read(stream.fileno(), 65536)
             if not chunk:
                 break
-            buf += chunk
-            if RECV_01 in buf and "recv" not in copied:
-                copied["recv"] = time.monotonic()
+            seen = seen[-len(self.needle):] + chunk
+            if self.needle in seen and not self.event.is_set():
+                self.at = time.monotonic()
+                self.event.set()
 
-    threads = [threading.Thread(target=read_stderr), threading.Thread(target=read_stdout)]
-    for t in threads:
-        t.start()
-    written = {}
-    # A slow producer: one line every 300 ms; RECV_01 places rank 1's host for
-    # the link 0 -> 1 announced by SEND_01 (both hosts known from Init START
-    # already, so SEND_01 itself decides it). Measure from SEND_01.
-    for name, line in [("init0", INIT_0), ("init1", INIT_1), ("send", SEND_01), ("recv", RECV_01)]:
-        time.sleep(0.3)
-        written[name] = time.monotonic()
-        proc.stdin.write(line)
-        proc.stdin.flush()
-    time.sleep(0.5)  # the input is still open: findings must not wait for EOF
-    at_eof = time.monotonic()
-    proc.stdin.close()
-    for t in threads:
-        t.join()
-    proc.wait()
+    def wait(self, timeout):
+        return self.event.wait(timeout)
+
+
+# A finding is live when it reaches stderr before the producer writes again.
+# The producer waits this long for it; far beyond any sane latency, so the
+# tests assert the order of events, never a time (latency is in bench/).
+PATIENCE_S = 20.0
+
+
+def test_latency(binary, measure=False):
+    proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, bufsize=0)
+    watch = Watch(proc.stderr)
+    copy = Watch(proc.stdout, SEND_01)
     failures = []
-    if "finding" not in seen:
-        return ["the socket finding never reached stderr"]
-    latency = (seen["finding"] - written["send"]) * 1000
-    tee_latency = (copied.get("recv", float("inf")) - written["recv"]) * 1000
-    print(f"live finding latency: {latency:.1f} ms after the deciding line (bound {bound_ms:.0f} ms)")
-    print(f"tee copy latency: {tee_latency:.1f} ms")
-    if seen["finding"] >= at_eof:
-        failures.append("the finding was printed only at end of input")
-    if latency > bound_ms:
-        failures.append(f"finding latency {latency:.1f} ms exceeds {bound_ms:.0f} ms")
-    if tee_latency > bound_ms:
-        failures.append(f"tee latency {tee_latency:.1f} ms exceeds {bound_ms:.0f} ms")
+    # A slow producer: both hosts known from Init START, so SEND_01 decides
+    # the socket link. The next line is written only once the finding is out.
+    for line in [INIT_0, INIT_1]:
+        proc.stdin.write(line)
+        time.sleep(0.05)
+    if watch.event.is_set():
+        failures.append("the socket finding came before the line that decides it")
+    proc.stdin.write(SEND_01)
+    written = time.monotonic()
+    if not watch.wait(PATIENCE_S):
+        failures.append(f"no finding within {PATIENCE_S:.0f} s of the deciding line while the input stayed open")
+    if not copy.wait(PATIENCE_S):
+        failures.append("--tee did not copy the deciding line out while the input stayed open")
+    proc.stdin.write(RECV_01 + DONE_0)
+    proc.stdin.close()
+    watch.thread.join()
+    copy.thread.join()
+    proc.wait()
+    if watch.at is not None and measure:
+        print(f"live finding latency: {(watch.at - written) * 1000:.1f} ms after the deciding line")
+        print(f"tee copy latency: {(copy.at - written) * 1000:.1f} ms")
     if proc.returncode != 1:
         failures.append(f"exit status {proc.returncode}, expected 1")
     return failures
 
 
-def test_trickle(binary):
-    bound_ms = float(os.environ.get("ND_LIVE_BOUND_MS", "100"))
+def test_trickle(binary, measure=False):
     proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, bufsize=0)
-    seen = {}
-
-    def read_stderr():
-        for line in iter(proc.stderr.readline, b""):
-            if b"[ND3001 inter-node-socket]" in line and "finding" not in seen:
-                seen["finding"] = time.monotonic()
-
-    reader = threading.Thread(target=read_stderr)
-    reader.start()
+    watch = Watch(proc.stderr)
     # NCCL 2.18.3 COLL lines of rank 0, one per 0.5 ms: the input never pauses
-    # for long, so chunks go out on their age, not on a pause.
+    # for long, so chunks must go out on their age, not on a pause. The
+    # producer goes on until the finding is out (or PATIENCE_S passes).
     coll = (b"gpu009:3030:3030 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x7f2f3a000000 recvbuff "
             b"0x7f2f3a000000 count 262144 datatype 7 op 0 root 0 comm 0x55d0 [nranks=2] stream 0x55d786a0f720\n")
     proc.stdin.write(INIT_0 + INIT_1)
-    written = None
-    start = time.monotonic()
-    n = 0
-    while time.monotonic() - start < 1.0:
-        if n == 200:
-            proc.stdin.write(SEND_01)
-            written = time.monotonic()
+    for _ in range(200):
         proc.stdin.write(coll)
-        n += 1
         time.sleep(0.0005)
-    at_eof = time.monotonic()
+    proc.stdin.write(SEND_01)
+    written = time.monotonic()
+    while not watch.event.is_set() and time.monotonic() - written < PATIENCE_S:
+        proc.stdin.write(coll)
+        time.sleep(0.0005)
+    still_open = watch.event.is_set()
     proc.stdin.close()
-    reader.join()
+    watch.thread.join()
     proc.wait()
-    if "finding" not in seen:
+    if watch.at is None:
         return ["the socket finding never reached stderr"]
-    latency = (seen["finding"] - written) * 1000
-    print(f"live finding latency under a steady trickle: {latency:.1f} ms (bound {bound_ms:.0f} ms)")
-    failures = []
-    if seen["finding"] >= at_eof:
-        failures.append("the finding was printed only at end of input")
-    if latency > bound_ms:
-        failures.append(f"finding latency {latency:.1f} ms exceeds {bound_ms:.0f} ms")
-    return failures
+    if measure:
+        print(f"live finding latency under a steady trickle: {(watch.at - written) * 1000:.1f} ms")
+    if not still_open:
+        return [f"the finding waited for the end of input: none within {PATIENCE_S:.0f} s of a steady trickle"]
+    return []
 
 
 def test_closed_stdout(binary):
@@ -203,8 +198,9 @@ def test_closed_stdout(binary):
 
 def main():
     binary, which = sys.argv[1], sys.argv[2]
+    measure = "--measure" in sys.argv[3:]
     tests = {"tee": test_tee, "latency": test_latency, "trickle": test_trickle, "closed-stdout": test_closed_stdout}
-    failures = tests[which](binary)
+    failures = tests[which](binary, measure) if which in ("latency", "trickle") else tests[which](binary)
     for f in failures:
         print("FAIL:", f)
     if not failures:

@@ -1,13 +1,10 @@
 #include "src/probe/probe_text.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
-
 #include <doctest/doctest.h>
 
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
+#include "src/util/golden_check.h"
 
 using namespace nd;
 
@@ -28,18 +25,6 @@ NodeSnapshot collect(const std::string& scenario) {
     n.host.kernel = "this-kernel";
   }
   return n;
-}
-
-// Golden files are regenerated only on purpose: ND_GOLDEN_UPDATE=1.
-void check_golden(const std::string& path, const std::string& actual) {
-  if (std::getenv("ND_GOLDEN_UPDATE") != nullptr) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in, "missing golden " << path);
-  std::string expected((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(actual == expected);
 }
 
 }  // namespace

@@ -1,9 +1,5 @@
 #include "src/probe/preflight/preflight.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
-
 #include <doctest/doctest.h>
 
 #include "src/probe/fake_verbs_probe.h"
@@ -11,6 +7,7 @@
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
 #include "src/probe/snapshot_json.h"
+#include "src/util/golden_check.h"
 
 using namespace nd;
 
@@ -31,19 +28,9 @@ NodeSnapshot collect(const std::string& scenario) {
   return n;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Regenerated only on purpose: ND_GOLDEN_UPDATE=1.
-void check_golden(const std::string& name, const std::string& actual) {
-  std::string path = std::string(ND_FIXTURES) + "/preflight/" + name;
-  if (std::getenv("ND_GOLDEN_UPDATE") != nullptr) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  CHECK_MESSAGE(actual == slurp(path), "golden " << path);
+void check_preflight_golden(const std::string& name, const std::string& actual) {
+  check_golden(std::string(ND_FIXTURES) + "/preflight/" + name, actual);
 }
 
 }  // namespace
@@ -55,7 +42,7 @@ TEST_CASE("a healthy DGX is OK with zero config and with expectations") {
   Expectations e;
   REQUIRE(parse_expectations("hcas=8,rate=400,link=ib,gdr=yes", e) == "");
   CHECK(preflight_local(collect("dgx-h100-ib"), e).status == PreflightStatus::Ok);
-  check_golden("dgx-h100-ib.expected.txt", render_preflight_text(preflight_local(collect("dgx-h100-ib"), e)));
+  check_preflight_golden("dgx-h100-ib.expected.txt", render_preflight_text(preflight_local(collect("dgx-h100-ib"), e)));
 }
 
 TEST_CASE("the broken node is CRITICAL, in every format") {
@@ -65,10 +52,10 @@ TEST_CASE("the broken node is CRITICAL, in every format") {
   CHECK(r.status == PreflightStatus::Critical);
   CHECK(r.reason == "nccl-doctor ND4003: mlx5_3 port 1 is DOWN / Polling: NCCL skips ports that are not ACTIVE "
                     "(+14 more)");
-  check_golden("broken.expected.txt", render_preflight_text(r));
-  check_golden("broken.expected.json", render_preflight_json(r));
-  check_golden("broken.expected.junit.xml", render_preflight_junit(r));
-  check_golden("broken.expected.prom", render_preflight_prometheus(r));
+  check_preflight_golden("broken.expected.txt", render_preflight_text(r));
+  check_preflight_golden("broken.expected.json", render_preflight_json(r));
+  check_preflight_golden("broken.expected.junit.xml", render_preflight_junit(r));
+  check_preflight_golden("broken.expected.prom", render_preflight_prometheus(r));
   auto j = nlohmann::json::parse(render_preflight_json(r));
   CHECK(j["exit_code"] == 2);
   CHECK(j["nodes"][0]["status"] == "CRITICAL");
@@ -113,7 +100,7 @@ TEST_CASE("aggregate: the outlier is flagged, the others are OK") {
   CHECK(r.nodes[1].status == PreflightStatus::Critical);
   CHECK(r.nodes[2].status == PreflightStatus::Ok);
   CHECK(r.reason.starts_with("nccl-doctor ND4004: dgx-02: mlx5_6 port 1 runs at 200 Gb/s"));
-  check_golden("aggregate-one-slow.expected.txt", render_preflight_text(r));
+  check_preflight_golden("aggregate-one-slow.expected.txt", render_preflight_text(r));
 }
 
 TEST_CASE("aggregate with nothing usable is UNKNOWN") {
