@@ -55,12 +55,19 @@ struct CollNetEvent {
   std::string_view transport;
 };
 
-// Ring listing `Channel NN[/MM] :  0 1 2 3` (rank 0 only).
+// Ring listing `Channel NN[/MM] :  0 1 2 3` (rank 0 only). Partial
+// evidence: NCCL prints at most 20 ranks up to 2.22 and at most 127
+// characters from 2.23, so most listings of large jobs are cut.
 struct RingListingEvent {
   uint32_t channel = 0;
   std::optional<uint32_t> channel_count;
-  std::vector<uint32_t> ranks;
-  bool truncated = false;  // ended in "..." or hit the 20-rank cap
+  std::vector<uint32_t> ranks;  // whole numbers only: a number cut by `...` is dropped
+  // Possibly cut: ended in `...`, filled NCCL's 127 characters, or holds the
+  // 20 ranks that NCCL up to 2.22 prints at most.
+  bool truncated = false;
+  // The ≤2.22 ` %3d` slots, where a rank of 4+ digits loses its last digits
+  // to the next slot (see ListingRecord::readable).
+  bool four_byte_slots = false;
 };
 
 // GRAPH `Ring NN : prev -> me -> next` (2.10+, every rank).

@@ -105,6 +105,25 @@ Event parse_connection(std::string_view msg) {
   return ev;
 }
 
+// NCCL 2.23+ builds the listing in a 128-byte buffer (`dumpLine`): it stops
+// once 127 bytes are used and, when a rank did not fit, ends it with `...`.
+constexpr size_t kCompactListingLimit = 127;
+// Up to 2.22 the listing shows at most 20 ranks in 4-byte ` %3d` slots.
+constexpr size_t kSlotListingCap = 20;
+
+// True when the tokens sit in the fixed 4-byte slots of NCCL up to 2.22
+// (`Channel 00/02 : ` then ` %3d` each: token i ends 4i+5 bytes after the
+// colon), not in the 2.23+ slots of digits(nranks-1)+1 bytes.
+bool in_four_byte_slots(const std::vector<size_t>& token_ends) {
+  if (token_ends.size() < 2) return false;
+  for (size_t i = 0; i + 1 < token_ends.size(); ++i) {
+    if (token_ends[i] != 4 * i + 5) return false;
+  }
+  // The last slot may hold a 4-digit rank nothing wrote over.
+  size_t last = token_ends.size() - 1;
+  return token_ends[last] == 4 * last + 5 || token_ends[last] == 4 * last + 6;
+}
+
 Event parse_ring_listing(std::string_view msg) {
   StringPiece channel, count, ranks, dots;
   if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::RingListing), &channel,
@@ -121,6 +140,7 @@ Event parse_ring_listing(std::string_view msg) {
     ev.channel_count = *c;
   }
   std::string_view list = sv(ranks);
+  std::vector<size_t> token_ends;  // offsets after the colon
   size_t pos = 0;
   while (pos < list.size()) {
     while (pos < list.size() && list[pos] == ' ') ++pos;
@@ -130,10 +150,17 @@ Event parse_ring_listing(std::string_view msg) {
       auto r = parse_u32(list.substr(pos, end - pos));
       if (!r || *r >= kMaxRanks) return MalformedEvent{"rank out of range"};
       ev.ranks.push_back(*r);
+      token_ends.push_back(end);
     }
     pos = end;
   }
-  ev.truncated = !dots.empty();
+  bool cut_by_dots = !dots.empty();
+  // `... 1021 10...`: the dots overwrote the rest of the last number.
+  if (cut_by_dots && dots.data()[0] == '.' && !ev.ranks.empty()) ev.ranks.pop_back();
+  size_t used = static_cast<size_t>((list.data() + list.size()) - msg.data()) + dots.size();
+  ev.four_byte_slots = in_four_byte_slots(token_ends);
+  ev.truncated = cut_by_dots || used >= kCompactListingLimit ||
+                 (ev.four_byte_slots && ev.ranks.size() >= kSlotListingCap);
   return ev;
 }
 

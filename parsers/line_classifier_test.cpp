@@ -1,6 +1,7 @@
 #include "parsers/line_classifier.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace nd;
 
@@ -66,6 +67,55 @@ TEST_CASE("ring listing in the 2.4, 2.5 and 2.23 layouts") {
   l = std::get_if<RingListingEvent>(&ev);
   REQUIRE(l);
   CHECK(l->truncated);
+}
+
+TEST_CASE("2.23+ ring listings as dumpLine cuts them: at 127 characters, `...` over a cut number") {
+  // 128 ranks, width 3: 28 ranks fill the 127 characters exactly; no dots.
+  std::string exact = "Channel 00/02 :";
+  for (int r = 0; r < 28; ++r) exact += fmt::format(" {:3d}", r);
+  REQUIRE(exact.size() == 127);
+  auto ev = classify_message(exact);
+  auto* l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK(l->ranks.size() == 28);
+  CHECK(l->truncated);
+  CHECK_FALSE(l->four_byte_slots);
+  // 1280 ranks, width 4: `102...` is rank 1020 cut in two; it is dropped.
+  ev = classify_message("Channel 00/02 :    0 1000 1001 1002 1003 1004 1005 1006 1007 1008 1009 1010 1011 1012 1013 "
+                        "1014 1015 1016 1017 1018 1019 102...");
+  l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK(l->ranks.size() == 21);
+  CHECK(l->ranks.back() == 1019);
+  CHECK(l->truncated);
+  // Dots after a space: the number before them is whole.
+  ev = classify_message("Channel 00/24 : 0 1 2 3 ...");
+  l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK(l->ranks == std::vector<uint32_t>{0, 1, 2, 3});
+  // A short 2.23 listing is whole.
+  ev = classify_message("Channel 01/24 : 0 1 2 3");
+  l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK_FALSE(l->truncated);
+}
+
+TEST_CASE("<=2.22 ring listings: 4-byte slots, 20 ranks at most") {
+  std::string capped = "Channel 00/02 : ";
+  for (int r = 0; r < 20; ++r) capped += fmt::format(" {:3d}", r);
+  auto ev = classify_message(capped);
+  auto* l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK(l->four_byte_slots);
+  CHECK(l->truncated);
+  CHECK(l->ranks.size() == 20);
+  // Ranks 1000 and 1001: the next slot's space overwrote the first one's last digit.
+  ev = classify_message("Channel 00/02 :    0 100 1001");
+  l = std::get_if<RingListingEvent>(&ev);
+  REQUIRE(l);
+  CHECK(l->four_byte_slots);
+  CHECK(l->ranks == std::vector<uint32_t>{0, 100, 1001});
+  CHECK_FALSE(l->truncated);
 }
 
 TEST_CASE("GRAPH ring line") {

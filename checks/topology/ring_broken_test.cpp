@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "checks/check_fixture.h"
 #include "checks/topology/topology_rules.h"
@@ -56,6 +57,37 @@ TEST_CASE("ring-broken: two successors and a predecessor that disagrees") {
   REQUIRE(f.size() == 2);
   CHECK(f[0].message == "ring 00: rank 2 says its predecessor is rank 1, but rank 1 passes to rank 3");
   CHECK(f[1].message == "ring 00: ranks 1-2 all pass to rank 3");
+}
+
+TEST_CASE("ring-broken: cut listings of large jobs are not broken (NCCL 2.23+ and <=2.22 slots)") {
+  // 2.27.3, 128 ranks: the listing holds ranks 0-27 in its 127 characters.
+  std::string exact = "gpuA:100:100 [0] NCCL INFO Channel 00/02 :";
+  for (int r = 0; r < 28; ++r) exact += fmt::format(" {:3d}", r);
+  auto m = model_from({exact, "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 128 cudaDev 0 busId 18000 - Init COMPLETE"});
+  CHECK(run_rule<RingBroken>(m).empty());
+  // 2.27.3, 1280 ranks: `1000 ... 1019 102...` ends with a cut number, not rank 102.
+  m = model_from({"gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0 1000 1001 1002 1003 1004 1005 1006 1007 1008 1009 "
+                  "1010 1011 1012 1013 1014 1015 1016 1017 1018 1019 102...",
+                  "gpuA:100:100 [0] NCCL INFO Ring 00 : 1279 -> 0 -> 1000",
+                  "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 1280 cudaDev 0 busId 18000 - Init COMPLETE"});
+  CHECK(run_rule<RingBroken>(m).empty());
+  CHECK(run_rule<RingSourcesDisagree>(m).empty());
+  // 2.18.3, 1280 ranks: 1000-1009 print as `100`, so `100` twice is no duplicate.
+  m = model_from({"gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0 100 100 1002",
+                  "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 1280 cudaDev 0 busId 18000 - Init COMPLETE"});
+  CHECK(run_rule<RingBroken>(m).empty());
+}
+
+TEST_CASE("ring-incomplete: a cut listing without GRAPH lines is a note that the ring is not fully visible") {
+  std::string exact = "gpuA:100:100 [0] NCCL INFO Channel 00/02 :";
+  for (int r = 0; r < 28; ++r) exact += fmt::format(" {:3d}", r);
+  auto m = model_from({exact, "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 128 cudaDev 0 busId 18000 - Init COMPLETE"});
+  auto f = run_rule<RingIncomplete>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Info);
+  CHECK(f[0].message == "ring 00: the ring listing shows 28 of 128 ranks (NCCL prints at most 127 characters of it) "
+                        "and the log has no GRAPH ring lines (`Ring NN : p -> r -> n`, NCCL_DEBUG_SUBSYS=INIT,GRAPH): "
+                        "the ring is not fully visible and was checked only between the ranks shown");
 }
 
 TEST_CASE("ring-broken: a listing that names a rank twice; cut listings and missing ranks are not broken") {

@@ -7,20 +7,44 @@
 
 namespace nd {
 
+namespace {
+
+// A listing shows only the head of a large ring; with no GRAPH lines for its
+// channel the rest of that ring is not in the log at all.
+void note_cut_listings(const Communicator& comm, ChannelProblems& problems) {
+  uint32_t n = comm.size();
+  std::set<uint16_t> graph_channels;
+  for (const auto& g : comm.graph_rings) graph_channels.insert(g.channel);
+  for (const auto& l : comm.listings) {
+    if (l.whole(n) || graph_channels.count(l.channel)) continue;
+    const char* limit = l.four_byte_slots ? "NCCL up to 2.22 prints at most 20 ranks"
+                        : l.truncated     ? "NCCL prints at most 127 characters of it"
+                                          : "the line is cut short";
+    problems.add(fmt::format("the ring listing shows {} of {} ranks ({}) and the log has no GRAPH ring lines "
+                             "(`Ring NN : p -> r -> n`, NCCL_DEBUG_SUBSYS=INIT,GRAPH): the ring is not fully "
+                             "visible and was checked only between the ranks shown",
+                             l.readable(n), n, limit),
+                 l.channel, {}, {l.line});
+  }
+}
+
+}  // namespace
+
 // GRAPH ring lines come from every rank; when some ranks printed none the
 // log is incomplete (per-rank files missing, a host's output lost), which is
 // not the same as a broken ring and is reported apart from ND2001.
 void RingIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   for (const auto& comm : ctx.model.comms) {
     uint32_t n = comm.size();
-    if (comm.synthetic || comm.nranks == 0 || n < 2 || comm.graph_rings.empty()) continue;
+    if (comm.synthetic || comm.nranks == 0 || n < 2) continue;
+    ChannelProblems problems;
+    note_cut_listings(comm, problems);
     std::map<uint16_t, std::set<uint32_t>> present;
     std::map<uint16_t, std::vector<LineRef>> lines;
     for (const auto& g : comm.graph_rings) {
       if (g.me >= 0 && g.me < n) present[g.channel].insert(static_cast<uint32_t>(g.me));
       if (lines[g.channel].size() < 2) lines[g.channel].push_back(g.line);
     }
-    ChannelProblems problems;
     for (const auto& [channel, p] : present) {
       if (p.size() == n) continue;
       // Name the missing ranks only while that list stays small.

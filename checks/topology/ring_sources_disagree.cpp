@@ -43,8 +43,8 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
     for (const auto& l : comm.listings) {
       auto it = graph.find(l.channel);
       if (it == graph.end()) continue;
-      bool whole = !l.truncated && l.ranks.size() == n;
-      size_t pairs = whole ? l.ranks.size() : (l.ranks.empty() ? 0 : l.ranks.size() - 1);
+      size_t readable = l.readable(n);
+      size_t pairs = l.whole(n) ? l.ranks.size() : (readable == 0 ? 0 : readable - 1);
       for (size_t i = 0; i < pairs; ++i) {
         uint32_t a = l.ranks[i], b = l.ranks[(i + 1) % l.ranks.size()];
         auto next = it->second.next(a);

@@ -110,7 +110,7 @@ std::map<uint16_t, RingGraph> build_rings(const Communicator& comm) {
     return rings;
   }
   bool complete_listing = !comm.listings.empty();
-  for (const auto& l : comm.listings) complete_listing &= !l.truncated && l.ranks.size() == n;
+  for (const auto& l : comm.listings) complete_listing &= l.whole(n);
   if (complete_listing) {
     for (const auto& l : comm.listings) {
       auto& g = ring(l.channel, RingSource::Listing);
@@ -149,8 +149,8 @@ std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSou
     case RingSource::Listing:
       for (const auto& l : comm.listings) {
         auto& g = ring(l.channel);
-        bool whole = !l.truncated && l.ranks.size() == n;
-        size_t pairs = whole ? l.ranks.size() : (l.ranks.empty() ? 0 : l.ranks.size() - 1);
+        size_t readable = l.readable(n);
+        size_t pairs = l.whole(n) ? l.ranks.size() : (readable == 0 ? 0 : readable - 1);
         for (size_t i = 0; i < pairs; ++i) {
           uint32_t a = l.ranks[i];
           uint32_t b = l.ranks[(i + 1) % l.ranks.size()];
