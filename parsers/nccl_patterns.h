@@ -45,7 +45,7 @@ inline constexpr PatternRow kPatterns[] = {
     {PatternKind::RingListing, R"(^(?:Channel|Ring) (\d+)(?:/(\d+))? :((?: +\d+)*)( *\.\.\.)?\s*$)",
      "2.4+", "Channel 00/02 :    0   1   2   3"},
     {PatternKind::Init,
-     R"(^(?:\[Rank \d+\] )?(?:(\w+) )?comm (\S+) rank (\d+) nranks (\d+) cudaDev (-?\d+)(?: nvmlDev (-?\d+))?(?: busId ([0-9a-fA-F]+))?(?: parent \S+)?(?: splitCount -?\d+)?(?: childCount -?\d+)?(?: color -?\d+)?(?: key -?\d+)?(?: commId 0x([0-9a-fA-F]+))? ?- Init (START|COMPLETE))",
+     R"(^(?:\[Rank \d+\] )?(?:(\w+) )?comm (\S+) rank (\d+) nranks (\d+) cudaDev (-?\d+)(?: nvmlDev (-?\d+))?(?: busId ([0-9a-fA-F]+))?(?: localSize -?\d+)?(?: used -?\d+ bytes)?(?: parent \S+)?(?: splitCount -?\d+)?(?: childCount -?\d+)?(?: color -?\d+)?(?: key -?\d+)?(?: commId 0x([0-9a-fA-F]+))?(?: localSize -?\d+)?(?: used -?\d+ bytes)? ?- Init (START|COMPLETE))",
      "2.4+", "comm 0x7f3fd4001980 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE"},
     {PatternKind::CommShape, R"(^comm (\S+) rank (\d+) nRanks (\d+) nNodes (\d+) localRanks (\d+) localRank (\d+))",
      "2.20+", "comm 0x5601 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0"},

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,6 +10,69 @@
 
 namespace nd {
 namespace {
+
+// NCCL lines that must follow a process's last line, in its own file, while
+// other ranks of its communicator completed init, before its silence counts
+// as a hang rather than the end of an excerpt.
+constexpr uint64_t kSilentLines = 200;
+
+using ProcessKey = std::pair<uint32_t, uint64_t>;  // host, pid
+
+// What the input shows about the job besides Init lines: the facts that turn
+// a missing Init COMPLETE from "the input ends here" into a hang.
+struct HangEvidence {
+  const JobModel& m;
+  std::vector<LineRef> watchdog;  // PyTorch watchdog timeouts anywhere in the job
+  std::map<ProcessKey, LineRef> first_warn;
+  std::map<ProcessKey, const ProcessRecord*> process;
+  std::map<uint32_t, uint32_t> file_end;  // file -> last line any process printed
+
+  explicit HangEvidence(const JobModel& model) : m(model) {
+    for (const auto& r : m.framework_errors) {
+      if (r.kind == FrameworkKind::WatchdogTimeout) watchdog.push_back(r.line);
+    }
+    for (const auto& w : m.warnings) first_warn.try_emplace({w.host, w.pid}, w.line);
+    for (const auto& p : m.processes) {
+      process[{p.host, p.pid}] = &p;
+      uint32_t& end = file_end[p.last_line.file];
+      end = std::max(end, p.last_line.line);
+    }
+  }
+
+  // Why `who` (which printed `since` and never completed) counts as stuck,
+  // citing `lines`; empty when nothing says so. `others_completed`: a rank of
+  // the same communicator completed init.
+  std::string why_stuck(ProcessKey who, LineRef since, bool others_completed, std::vector<LineRef>& lines) const {
+    if (!watchdog.empty()) {
+      lines.push_back(watchdog.front());
+      return "PyTorch's watchdog reports a collective timeout";
+    }
+    for (const auto& stall : m.stalls) {
+      for (const auto& [host, pid] : stall.processes) {
+        if (pid == who.second && host == m.host_name(who.first)) {
+          if (stall.after.line != 0) lines.push_back(stall.after);
+          return fmt::format("the live input stopped for {:.0f} s (--hang-after) while it was in init", stall.seconds);
+        }
+      }
+    }
+    auto warn = first_warn.find(who);
+    if (warn != first_warn.end() && since < warn->second) {
+      lines.push_back(warn->second);
+      return "the process printed a WARN after it began init";
+    }
+    if (!others_completed) return {};
+    auto it = process.find(who);
+    if (it == process.end()) return {};
+    const ProcessRecord& p = *it->second;
+    auto end = file_end.find(p.last_line.file);
+    if (end != file_end.end() && end->second >= p.last_line.line + kSilentLines) {
+      lines.push_back(p.last_line);
+      return fmt::format("other ranks completed init and the input goes on for {} lines after this process's last",
+                         end->second - p.last_line.line);
+    }
+    return {};
+  }
+};
 
 std::string rank_list(const JobModel& m, const Communicator& comm, const std::vector<uint32_t>& ranks) {
   std::vector<std::string> parts;
@@ -23,15 +87,31 @@ std::string rank_list(const JobModel& m, const Communicator& comm, const std::ve
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// Ranks and processes that began init and never completed it, with no sign
+// of a hang: gathered over the whole input into one note.
+struct Unfinished {
+  std::vector<std::string> who;
+  std::vector<std::string> absent;  // "ranks 2-3 of 4 of 0xabc"
+  std::set<uint32_t> hosts;
+  std::set<uint32_t> ranks;
+  std::vector<LineRef> lines;
+  size_t count = 0;
+};
+
 }  // namespace
 
+// A hang needs positive evidence: a watchdog timeout, a WARN from the process,
+// or its silence while others completed init and the input went on. Without
+// it the input simply ends before init did (most pasted logs are excerpts).
 // NCCL's init ends with allgathers over every rank, so one rank's Init
-// COMPLETE proves that all ranks joined: ranks absent from such a log are
-// missing from the input, not stuck.
+// COMPLETE also proves that all ranks joined: ranks absent from such a log
+// are missing from the input, not stuck.
 void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
-  std::set<std::pair<uint32_t, uint64_t>> explained;  // processes named by a communicator finding
-  std::set<std::pair<uint32_t, uint64_t>> completed_somewhere;
+  HangEvidence evidence(m);
+  Unfinished unfinished;
+  std::set<ProcessKey> explained;  // processes named by a communicator's finding
+  std::set<ProcessKey> completed_somewhere;
   for (const auto& comm : m.comms) {
     for (const auto& r : comm.ranks) {
       if (r.init_completed) completed_somewhere.insert({r.host, r.pid});
@@ -39,90 +119,142 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   }
   for (const auto& comm : m.comms) {
     if (comm.synthetic || comm.nranks == 0) continue;
-    std::vector<uint32_t> stuck, missing;
+    std::vector<uint32_t> stuck, open, missing;
+    std::vector<LineRef> cause_lines;
+    std::string cause;
     bool any_completed = false;
+    for (uint32_t r = 0; r < comm.nranks && r < comm.ranks.size(); ++r) any_completed |= comm.ranks[r].init_completed;
     for (uint32_t r = 0; r < comm.nranks && r < comm.ranks.size(); ++r) {
       const RankInfo& info = comm.ranks[r];
-      any_completed |= info.init_completed;
       if (info.init_started && !info.init_completed) {
-        stuck.push_back(r);
         explained.insert({info.host, info.pid});
+        std::string why = evidence.why_stuck({info.host, info.pid}, info.init_line, any_completed, cause_lines);
+        if (why.empty()) {
+          open.push_back(r);
+        } else {
+          stuck.push_back(r);
+          if (cause.empty()) cause = why;
+        }
       } else if (!info.init_started && !info.init_completed) {
         missing.push_back(r);
       }
     }
-    if (stuck.empty() && missing.empty()) continue;
-    Finding f = make_finding(kInfo, "");
-    f.comm = comm.key;
-    std::set<uint32_t> hosts;
+    for (uint32_t r = static_cast<uint32_t>(std::min<size_t>(comm.ranks.size(), comm.nranks)); r < comm.nranks; ++r) {
+      missing.push_back(r);
+    }
+    for (uint32_t r : open) {
+      const RankInfo& info = comm.ranks[r];
+      ++unfinished.count;
+      if (unfinished.who.size() < 8) {
+        unfinished.who.push_back(fmt::format("rank {} of {} ({} pid {})", r, comm.key, m.host_name(info.host), info.pid));
+      }
+      unfinished.hosts.insert(info.host);
+      unfinished.ranks.insert(r);
+      if (unfinished.lines.size() < ctx.options.max_evidence) unfinished.lines.push_back(info.init_line);
+    }
     std::string missing_text = missing.empty() ? std::string()
                                                : fmt::format("rank{} {} of {}", missing.size() == 1 ? "" : "s",
                                                              format_ranges(missing), comm.nranks);
+    if (stuck.empty() && !open.empty() && !missing.empty()) {
+      unfinished.absent.push_back(fmt::format("{} of {}", missing_text, comm.key));
+    }
     if (!stuck.empty()) {
-      f.message = fmt::format("communicator {} (nranks {}): {} printed Init START but no Init COMPLETE", comm.key,
-                              comm.nranks, rank_list(m, comm, stuck));
+      Finding f = make_finding(kInfo, "");
+      f.comm = comm.key;
+      f.message = fmt::format("communicator {} (nranks {}): {} printed Init START but no Init COMPLETE, and {}: "
+                              "they hang (or failed) in init",
+                              comm.key, comm.nranks, rank_list(m, comm, stuck), cause);
       if (!missing.empty()) {
-        f.message += fmt::format(
-            "; {} never appeared: they did not reach NCCL init (crashed, not launched, or a different NCCL_COMM_ID), "
-            "or their output is not in this input",
-            missing_text);
-      } else if (any_completed) {
-        f.message += "; other ranks completed, so these hung after bootstrap (connection setup)";
-      } else {
-        f.message += "; no rank completed: the job hangs in init";
+        f.message += fmt::format("; {} never appeared in this input", missing_text);
       }
+      std::set<uint32_t> hosts;
       for (uint32_t r : stuck) {
         hosts.insert(comm.ranks[r].host);
         cite(m, f, comm.ranks[r].init_line, ctx.options.max_evidence);
       }
+      for (const auto& line : cause_lines) cite(m, f, line, ctx.options.max_evidence);
       f.ranks = stuck;
-    } else if (any_completed) {
+      f.hosts = host_names(m, hosts);
+      out.add(std::move(f));
+    } else if (any_completed && !missing.empty() && open.empty()) {
+      Finding f = make_finding(kInfo, "");
       f.severity = Severity::Info;
+      f.comm = comm.key;
       f.message = fmt::format(
           "communicator {} (nranks {}): {} have no Init line in this input, yet other ranks completed init, which "
           "needs every rank: the log is partial (output of only some ranks), not a hang",
           comm.key, comm.nranks, missing_text);
       f.ranks = missing;
       cite(m, f, comm.first_line, ctx.options.max_evidence);
-    } else {
-      continue;
+      out.add(std::move(f));
     }
-    f.hosts = host_names(m, hosts);
-    out.add(std::move(f));
   }
 
   // NCCL < 2.18.3 prints no Init START: a process that printed init-phase
-  // lines (network choice, rings, connections) and never Init COMPLETE is
-  // stuck in init, or was killed there.
-  std::vector<const ProcessRecord*> silent;
+  // lines (network, rings, connections) and never Init COMPLETE is still in
+  // init where its output ends.
+  std::vector<const ProcessRecord*> silent_stuck;
+  std::vector<LineRef> silent_causes;
+  std::string silent_cause;
   for (const auto& p : m.processes) {
     if (!p.init_phase || p.init_completes > 0 || p.init_starts > 0) continue;
     if (explained.count({p.host, p.pid}) || completed_somewhere.count({p.host, p.pid})) continue;
-    silent.push_back(&p);
-  }
-  if (silent.empty()) return;
-  Finding f = make_finding(kInfo, "");
-  std::vector<std::string> parts;
-  std::set<uint32_t> hosts;
-  std::set<uint32_t> ranks;
-  for (const auto* p : silent) {
-    if (parts.size() < 8) {
-      parts.push_back(p->own_rank >= 0 ? fmt::format("rank {} ({} pid {})", p->own_rank, m.host_name(p->host), p->pid)
-                                       : fmt::format("{} pid {}", m.host_name(p->host), p->pid));
+    std::string why = evidence.why_stuck({p.host, p.pid}, p.init_phase_line, !completed_somewhere.empty(),
+                                         silent_causes);
+    if (!why.empty()) {
+      if (silent_cause.empty()) silent_cause = why;
+      silent_stuck.push_back(&p);
+      continue;
     }
-    if (p->own_rank >= 0) ranks.insert(static_cast<uint32_t>(p->own_rank));
-    hosts.insert(p->host);
-    cite(m, f, p->init_phase_line, ctx.options.max_evidence);
+    ++unfinished.count;
+    if (unfinished.who.size() < 8) {
+      unfinished.who.push_back(p.own_rank >= 0 ? fmt::format("rank {} ({} pid {})", p.own_rank, m.host_name(p.host), p.pid)
+                                               : fmt::format("{} pid {}", m.host_name(p.host), p.pid));
+    }
+    unfinished.hosts.insert(p.host);
+    if (p.own_rank >= 0) unfinished.ranks.insert(static_cast<uint32_t>(p.own_rank));
+    if (unfinished.lines.size() < ctx.options.max_evidence) unfinished.lines.push_back(p.init_phase_line);
   }
-  if (silent.size() > parts.size()) parts.push_back(fmt::format("and {} more", silent.size() - parts.size()));
-  size_t completed = completed_somewhere.size();
-  f.message = fmt::format("{} process{} printed init lines but never Init COMPLETE: {}{}", silent.size(),
-                          silent.size() == 1 ? "" : "es", fmt::join(parts, ", "),
-                          completed ? fmt::format("; {} other process{} completed init", completed,
-                                                  completed == 1 ? "" : "es")
-                                    : std::string("; no process completed init: the job hangs (or died) in init"));
-  f.hosts = host_names(m, hosts);
-  f.ranks.assign(ranks.begin(), ranks.end());
+  if (!silent_stuck.empty()) {
+    Finding f = make_finding(kInfo, "");
+    std::vector<std::string> parts;
+    std::set<uint32_t> hosts, ranks;
+    for (const auto* p : silent_stuck) {
+      if (parts.size() < 8) {
+        parts.push_back(p->own_rank >= 0 ? fmt::format("rank {} ({} pid {})", p->own_rank, m.host_name(p->host), p->pid)
+                                         : fmt::format("{} pid {}", m.host_name(p->host), p->pid));
+      }
+      if (p->own_rank >= 0) ranks.insert(static_cast<uint32_t>(p->own_rank));
+      hosts.insert(p->host);
+      cite(m, f, p->init_phase_line, ctx.options.max_evidence);
+    }
+    for (const auto& line : silent_causes) cite(m, f, line, ctx.options.max_evidence);
+    if (silent_stuck.size() > parts.size()) parts.push_back(fmt::format("and {} more", silent_stuck.size() - parts.size()));
+    f.message = fmt::format("{} process{} printed init lines but never Init COMPLETE: {}; {}: they hang (or failed) "
+                            "in init",
+                            silent_stuck.size(), silent_stuck.size() == 1 ? "" : "es", fmt::join(parts, ", "),
+                            silent_cause);
+    f.hosts = host_names(m, hosts);
+    f.ranks.assign(ranks.begin(), ranks.end());
+    out.add(std::move(f));
+  }
+
+  if (unfinished.count == 0) return;
+  Finding f = make_finding(kInfo, "");
+  f.severity = Severity::Info;
+  if (unfinished.count > unfinished.who.size()) {
+    unfinished.who.push_back(fmt::format("and {} more", unfinished.count - unfinished.who.size()));
+  }
+  f.message = fmt::format("the input ends before {} completed init: an excerpt?{} Nothing shows a hang (no watchdog "
+                          "timeout, no WARN from these processes, no long silence while others went on); if the job "
+                          "did hang, give its whole output",
+                          fmt::join(unfinished.who, ", "),
+                          unfinished.absent.empty()
+                              ? std::string()
+                              : fmt::format(" ({} have no line in it.)", fmt::join(unfinished.absent, "; ")));
+  for (const auto& line : unfinished.lines) cite(m, f, line, ctx.options.max_evidence);
+  f.hosts = host_names(m, unfinished.hosts);
+  f.ranks.assign(unfinished.ranks.begin(), unfinished.ranks.end());
   out.add(std::move(f));
 }
 

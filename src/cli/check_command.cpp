@@ -7,6 +7,7 @@
 
 #include "checks/registry.h"
 #include "src/cli/rules_command.h"
+#include "src/live/hang_watch.h"
 #include "src/pipeline.h"
 
 namespace nd {
@@ -24,6 +25,7 @@ struct CheckArgs {
   std::vector<std::string> disable;
   bool list_rules = false;
   bool tee = false;
+  std::string hang_after;
 };
 
 bool use_color(const std::string& mode, int fd) {
@@ -72,6 +74,13 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--tee", args->tee,
                 "Live pipe mode: copy the input to standard output as it arrives; findings go to standard error "
                 "as soon as they are established, the report at end of input");
+  cmd->add_option("--hang-after", args->hang_after,
+                  "Live mode: ranks still in communicator init when the input has been silent this long "
+                  "(90s, 5m, 1h) hang; reported at once and counted as evidence in the report")
+      ->type_name("DURATION")
+      ->check([](const std::string& v) {
+        return parse_duration(v) ? std::string() : "not a duration: " + v + " (use e.g. 90s, 5m, 1h30m)";
+      });
   cmd->callback([args, &exit_code] {
     static const std::map<std::string, FailOn> kFailOn = {
         {"error", FailOn::Error}, {"warning", FailOn::Warning}, {"info", FailOn::Info},
@@ -94,6 +103,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                     : args->format == "junit" ? OutputFormat::Junit
                                               : OutputFormat::Text;
     config.tee = args->tee;
+    if (!args->hang_after.empty()) config.hang_after = parse_duration(args->hang_after);
     config.fail_on = kFailOn.at(args->fail_on);
     config.options.allowed_nets = args->allow_net;
     config.options.max_evidence = args->max_evidence;

@@ -27,7 +27,8 @@ struct RankInfo {
   std::optional<uint64_t> bus_id;
   bool init_started = false;
   bool init_completed = false;
-  LineRef init_line;
+  LineRef init_line;      // Init START, else Init COMPLETE
+  LineRef complete_line;  // Init COMPLETE, when printed
 };
 
 // One connection line, before the [send]/[receive] halves are merged.
@@ -59,7 +60,15 @@ struct ListingRecord {
   uint16_t channel = 0;
   std::vector<uint32_t> ranks;
   bool truncated = false;
+  bool four_byte_slots = false;
   LineRef line;
+
+  // How many leading ranks can be read for certain in a communicator of
+  // `nranks`: in ≤2.22 slots a 3-digit number before the last may be the
+  // head of a 4-digit rank whose tail the next slot overwrote.
+  size_t readable(uint32_t nranks) const;
+  // Every rank of the ring, each once: the listing shows the whole ring.
+  bool whole(uint32_t nranks) const;
 };
 
 struct GraphRingRecord {
@@ -180,6 +189,15 @@ struct FrameworkRecord {
   LineRef line;
 };
 
+// A pause of a live input (`check --tee --hang-after`): no line for
+// `seconds` after `after`, while these processes (host name, pid) were in
+// communicator init.
+struct StallRecord {
+  double seconds = 0;
+  LineRef after;
+  std::vector<std::pair<std::string, uint64_t>> processes;
+};
+
 // One device of a `NET/<name> : Using` line (see parsers/net_devices.h).
 struct NetDevice {
   int index = -1;
@@ -234,6 +252,7 @@ struct JobModel {
   uint64_t warnings_dropped = 0;      // WARNs past the cap, still counted
   std::vector<FrameworkRecord> framework_errors;  // capped like warnings
   std::vector<ProcessRecord> processes;           // filled by finish()
+  std::vector<StallRecord> stalls;                // live mode only
   std::map<std::string, uint32_t> ip_hosts;       // OOB/bootstrap IPv4 -> host
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;

@@ -563,7 +563,7 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           route(p, ref, own, std::max(e.sender, e.receiver), r);
         } else if constexpr (std::is_same_v<T, RingListingEvent>) {
           remember_text(0, ref, raw);
-          ListingRecord r{static_cast<uint16_t>(e.channel), e.ranks, e.truncated, ref};
+          ListingRecord r{static_cast<uint16_t>(e.channel), e.ranks, e.truncated, e.four_byte_slots, ref};
           mark_init_phase(p, ref, raw);
           uint32_t max_rank = e.ranks.empty() ? 0 : *std::max_element(e.ranks.begin(), e.ranks.end());
           route(p, ref, 0, max_rank, std::move(r));
@@ -719,6 +719,7 @@ void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const I
     info.init_line = ref;
   } else {
     info.init_completed = true;
+    info.complete_line = ref;
     if (!info.init_started) info.init_line = ref;
     slot->open = false;
     flush_pending(p, *slot);
