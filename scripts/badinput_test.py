@@ -56,16 +56,37 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run([])
     expect("no subcommand exits 3", rc == 3, err)
 
+    # Nothing from NCCL is nothing to judge: exit 4 with a reason, never 0.
     open("empty.log", "wb").close()
     rc, out, err = run(["check", "empty.log"])
-    expect("empty file is inconclusive, exit 0",
-           rc == 0 and last_line(out) == "verdict: INCONCLUSIVE (0 errors, 0 warnings, 0 notes)", out)
+    expect("empty file exits 4, inconclusive, with a message",
+           rc == 4 and last_line(out) == "verdict: INCONCLUSIVE (0 errors, 0 warnings, 0 notes)" and
+           err == "nccl-doctor: error: the input is empty: did the job die before it printed anything?\n", out + err)
+    rc, out, err = run(["check", "-"], stdin=b"")
+    expect("empty stdin exits 4", rc == 4 and "the input is empty" in err, err)
+    rc, out, err = run(["check", "-"], stdin=b"Traceback (most recent call last):\nKeyError: 'x'\n")
+    expect("output with no NCCL line exits 4", rc == 4 and "holds no NCCL debug line" in err, err)
 
     # Deterministic binary garbage with NULs and stray newlines.
     garbage = bytes((i * 7919 + 13) % 256 for i in range(2_000_000))
     open("garbage.bin", "wb").write(garbage)
     rc, out, err = run(["check", "garbage.bin"])
-    expect("binary garbage does not crash", rc == 0 and "verdict: INCONCLUSIVE" in out, err)
+    expect("binary garbage does not crash and exits 4", rc == 4 and "verdict: INCONCLUSIVE" in out, out + err)
+
+    # A compressed log is named as such, from a file and from a pipe.
+    import gzip
+    open("job.log.gz", "wb").write(gzip.compress(SOCKET_PAIR))
+    rc, out, err = run(["check", "job.log.gz"])
+    expect("gzip file exits 2 and says how to read it", rc == 2 and
+           err == "nccl-doctor: error: cannot read 'job.log.gz': it is gzip-compressed; decompress it first: "
+                  "zcat 'job.log.gz' | nccl-doctor check -\n", err)
+    rc, out, err = run(["check", "-"], stdin=gzip.compress(SOCKET_PAIR))
+    expect("gzip on stdin exits 2", rc == 2 and "<stdin>' : it is gzip-compressed".replace("' :", "':") in err, err)
+
+    # Quoted source code that names "NCCL error" is not an NCCL error.
+    quoted = SOCKET_PAIR + b"\n    m = re.search(r'NCCL error in: .*, (.*?), NCCL version', line)\n"
+    rc, out, err = run(["check", "-"], stdin=quoted)
+    expect("a regex in quoted code is not reported as an NCCL error", "(.*?)" not in out, out)
 
     # NUL bytes and invalid UTF-8 inside NCCL lines; no final newline.
     dirty = SOCKET_PAIR.replace(b"NET/Socket/0\n", b"NET/Socket/0\x00\xff\xfe\n", 1)

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "checks/registry.h"
+#include "src/live/hang_watch.h"
 #include "src/live/live_monitor.h"
 #include "src/live/tee.h"
 #include "src/model/line_feeder.h"
@@ -50,44 +51,105 @@ class VectorSink final : public FindingSink {
   std::vector<Finding> findings;
 };
 
+// The first bytes of an input, enough to know a compressed file.
+struct InputHead {
+  char bytes[6] = {};
+  size_t size = 0;
+  uint64_t total = 0;  // bytes read in all
+
+  void add(std::string_view data) {
+    for (size_t i = 0; i < data.size() && size < sizeof bytes; ++i) bytes[size++] = data[i];
+    total += data.size();
+  }
+  // "gzip", "zstd", "xz", "bzip2" or nullptr.
+  const char* compression() const {
+    std::string_view h(bytes, size);
+    if (h.starts_with("\x1f\x8b")) return "gzip";
+    if (h.starts_with("\x28\xb5\x2f\xfd")) return "zstd";
+    if (h.starts_with(std::string_view("\xfd" "7zXZ\0", 6))) return "xz";
+    if (h.starts_with("BZh")) return "bzip2";
+    return nullptr;
+  }
+};
+
+const char* decompressor(const char* format) {
+  std::string_view f(format);
+  return f == "gzip" ? "zcat" : f == "zstd" ? "zstdcat" : f == "xz" ? "xzcat" : "bzcat";
+}
+
 // Reads one input into the builder, copying its bytes to `tee` if any.
-// Returns an error text, empty on success.
-std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee) {
+// Returns an error text, empty on success; `bytes` gets the input's size.
+std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee, HangWatch* hang, uint64_t& bytes) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return fmt::format("cannot open '{}': {}", path, std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (S_ISDIR(st.st_mode)) {
     if (!is_stdin) ::close(fd);
     return fmt::format("cannot read '{}': is a directory", path);
   }
+  InputHead head;
+  if (regular) {
+    // A file is read by offset on every core; peek at its head apart.
+    ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
+    head.size = n > 0 ? static_cast<size_t>(n) : 0;
+    head.total = static_cast<uint64_t>(st.st_size);
+  }
+  if (const char* format = head.compression()) {
+    if (!is_stdin) ::close(fd);
+    return fmt::format("cannot read '{}': it is {}-compressed; decompress it first: {} '{}' | nccl-doctor check -",
+                       name, format, decompressor(format), path);
+  }
   uint32_t file = builder.add_file(name);
   // Large reads, parsed on every core, merged in line order; live mode copies
-  // the bytes out as they arrive and judges lines as they merge.
+  // the bytes out as they arrive and judges lines as they merge. A stream's
+  // head is seen only as it passes.
   FeedOptions options;
-  if (tee) options.tap = [tee](std::string_view bytes) { tee->write(bytes); };
+  if (tee || hang || !regular) {
+    options.tap = [tee, hang, &head, regular](std::string_view data) {
+      if (!regular) head.add(data);
+      if (hang) hang->on_input();
+      if (tee) tee->write(data);
+    };
+  }
   int err = feed_lines(fd, file, builder, options).error;
   if (!is_stdin) ::close(fd);
+  bytes = head.total;
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
+  if (const char* format = head.compression()) {
+    return fmt::format("cannot read '{}': it is {}-compressed; decompress it first: {} FILE | nccl-doctor check -",
+                       name, format, decompressor(format));
+  }
   return {};
 }
 
 // Reads every input into the builder, then finishes the model. Each
 // unreadable input gets one message on stderr; returns those messages.
 std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelBuilder& builder, bool timings,
-                                  Tee* tee) {
+                                  Tee* tee, HangWatch* hang) {
   std::vector<std::string> errors;
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
     // pass: memory follows ranks x channels, not the length of the log.
     Timer t(timings, "read");
+    uint64_t total = 0;
     for (const auto& path : inputs) {
-      std::string err = read_input(path, builder, tee);
+      uint64_t bytes = 0;
+      std::string err = read_input(path, builder, tee, hang, bytes);
+      total += bytes;
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);
         errors.push_back(err);
       }
+    }
+    // Nothing from NCCL is nothing to judge: say why on stderr (the exit
+    // status says it to scripts), unless an unreadable input explains it.
+    if (errors.empty() && builder.model().counters.nccl_lines == 0) {
+      fmt::print(stderr, "nccl-doctor: error: {}\n",
+                 total == 0 ? "the input is empty: did the job die before it printed anything?"
+                            : "the input holds no NCCL debug line: was the job run with NCCL_DEBUG=INFO?");
     }
   }
   {
@@ -154,7 +216,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
 
 std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings) {
   ModelBuilder builder(model);
-  return read_all(inputs, builder, timings, nullptr);
+  return read_all(inputs, builder, timings, nullptr, nullptr);
 }
 
 int run_check(const CheckConfig& config) {
@@ -166,12 +228,18 @@ int run_check(const CheckConfig& config) {
   LiveMonitor monitor(log_rules(), config.selection, config.options, [](std::string_view text) {
     write_all(STDERR_FILENO, text);
   });
-  if (config.tee) {
-    builder.set_observer([&monitor, &model](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
-      monitor.on_event(model.files[ref.file], ref, raw, h, ev);
+  std::optional<HangWatch> hang;
+  if (config.hang_after) {
+    hang.emplace(*config.hang_after, [](std::string_view text) { write_all(STDERR_FILENO, text); });
+  }
+  if (config.tee || hang) {
+    builder.set_observer([&](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
+      if (config.tee) monitor.on_event(model.files[ref.file], ref, raw, h, ev);
+      if (hang) hang->on_event(ref, h, ev);
     });
   }
-  errors = read_all(config.inputs, builder, config.timings, config.tee ? &tee : nullptr);
+  errors = read_all(config.inputs, builder, config.timings, config.tee ? &tee : nullptr, hang ? &*hang : nullptr);
+  if (hang) hang->finish(model);
   CheckReport report;
   {
     Timer t(config.timings, "checks");

@@ -1,6 +1,8 @@
 #pragma once
 // The `check` pipeline: read, classify, model, check, report.
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct CheckConfig {
   // --tee -: copy the input to stdout as it arrives, print findings to
   // stderr as they are established and the report to stderr at the end.
   bool tee = false;
+  // --hang-after: ranks still in init when the input pauses this long hang.
+  std::optional<std::chrono::milliseconds> hang_after;
 };
 
 // Reads every input into `model` in one streaming pass and finishes the model.

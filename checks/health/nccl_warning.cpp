@@ -122,8 +122,10 @@ void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptio
 void backend_error_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
   // `NCCL error in: <file>:<line>, <ncclGetErrorString>, NCCL version X` and
   // the async `... raised the following async exception: NCCL error: <text>`.
-  static const RE2 kIn(R"(NCCL error in: \S+, (.*?)(?:, NCCL version (\S+))?$)");
-  static const RE2 kAsync(R"(NCCL error: (.*)$)");
+  // Anchored on PyTorch's own shapes (`file.cpp:123, ` and `exception: `), so
+  // that quoted code or a grep pattern naming "NCCL error" is not taken for one.
+  static const RE2 kIn(R"(NCCL error in: [^\s,]+:\d+, ([a-z].*?)(?:, NCCL version (\S+))?$)");
+  static const RE2 kAsync(R"((?:exception|Error): NCCL error: ([a-z].*)$)");
   std::map<std::string, Finding> by_error;
   std::map<std::string, std::set<uint32_t>> ranks;
   for (const auto& r : m.framework_errors) {

@@ -82,6 +82,7 @@ class ModelBuilder {
   using Observer = std::function<void(LineRef, std::string_view raw, const NcclHeader&, const Event&)>;
 
   explicit ModelBuilder(JobModel& model) : model_(model) {}
+  const JobModel& model() const { return model_; }
 
   uint32_t add_file(std::string display_name);
   // Same as parse_line() then apply() with a base of 0.

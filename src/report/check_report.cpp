@@ -15,6 +15,7 @@ namespace nd {
 const char* verdict_name(Verdict v) {
   switch (v) {
     case Verdict::Pass: return "pass";
+    case Verdict::Warn: return "warn";
     case Verdict::Fail: return "fail";
     case Verdict::Inconclusive: return "inconclusive";
   }
@@ -48,7 +49,9 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   s.counters = model.counters;
   s.communicators = model.comms.size();
   uint32_t max_nodes = 0;
+  const Communicator* largest = nullptr;
   for (const auto& c : model.comms) {
+    if (!c.synthetic && (!largest || c.size() > largest->size())) largest = &c;
     max_nodes = std::max(max_nodes, c.nnodes);
     s.ranks = std::max<size_t>(s.ranks, c.size());
     CommSummary cs;
@@ -91,6 +94,31 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   s.intra.assign(intra.begin(), intra.end());
   s.inter.assign(inter.begin(), inter.end());
   s.gdr = net_edges == 0 ? "na" : gdr_edges == net_edges ? "yes" : gdr_edges == 0 ? "no" : "mixed";
+
+  Coverage& cov = s.coverage;
+  std::set<uint32_t> hosts_seen, channels_seen;
+  for (const auto& c : model.comms) {
+    for (const auto& e : c.edges) {
+      channels_seen.insert(e.channel);
+      for (uint32_t r : {e.sender, e.receiver}) {
+        if (c.host_of(r) != kNoHost) hosts_seen.insert(c.host_of(r));
+      }
+    }
+  }
+  cov.hosts_seen = hosts_seen.size();
+  cov.hosts_announced = std::max(s.hosts, hosts_seen.size());
+  if (largest) {
+    std::vector<bool> seen(largest->size(), false);
+    for (const auto& e : largest->edges) {
+      for (uint32_t r : {e.sender, e.receiver}) {
+        if (r < seen.size()) seen[r] = true;
+      }
+    }
+    cov.ranks_seen = static_cast<size_t>(std::count(seen.begin(), seen.end(), true));
+    cov.ranks_announced = largest->size();
+  }
+  cov.channels.assign(channels_seen.begin(), channels_seen.end());
+  cov.bindings = !model.bindings.empty();
   return s;
 }
 
@@ -142,9 +170,9 @@ std::optional<Gap> unplaced_connections(const GapInput& in) {
   size_t known = 0;
   for_each_edge(in.model, [&](const EdgeView& e) { known += e.locality != Locality::Unknown; });
   if (known != 0) return std::nullopt;
-  return Gap{"no connection's two ranks can be placed on hosts: the log lacks the Init lines "
-             "(`comm ... rank ... - Init COMPLETE`)",
-             "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output"};
+  return Gap{"whether links stay inside a host: no connection's two ranks can be placed on hosts (the log lacks "
+             "the Init lines `comm ... rank ... - Init COMPLETE`)",
+             "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output", {}, false};
 }
 
 std::optional<Gap> no_inter_node_lines(const GapInput& in) {
@@ -155,9 +183,11 @@ std::optional<Gap> no_inter_node_lines(const GapInput& in) {
              (e.locality == Locality::Unknown && e.transport.family == TransportFamily::NET);
   });
   if (inter != 0) return std::nullopt;
-  return Gap{fmt::format("the job spans {} hosts but the log has no inter-node connection lines", in.summary.hosts),
+  return Gap{fmt::format("links between hosts: the job spans {} hosts but the log has no inter-node connection lines",
+                         in.summary.hosts),
              "every rank's output (all hosts), NCCL_DEBUG_SUBSYS=INIT,NET; with NCCL 2.22+ also "
-             "NCCL_RUNTIME_CONNECT=0"};
+             "NCCL_RUNTIME_CONNECT=0",
+             {}, false};
 }
 
 // 2.22+ connects a ring only when an algorithm first uses it, so connection
@@ -168,15 +198,25 @@ std::optional<Gap> no_graph_lines(const GapInput& in) {
   for (const auto& comm : in.model.comms) {
     if (!comm.graph_rings.empty() || !comm.listings.empty()) return std::nullopt;
   }
-  return Gap{fmt::format("the log has no GRAPH lines (`Ring NN : p -> r -> n`) and no ring listings: NCCL {} "
-                         "connects rings at their first use, so ring and tree checks see only part of them",
+  return Gap{fmt::format("whole rings and trees: the log has no GRAPH lines (`Ring NN : p -> r -> n`) and no ring "
+                         "listings, and NCCL {} connects rings at their first use, so ring and tree checks see only "
+                         "part of them",
                          in.newest),
-             "NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH", {"ND2"}};
+             "NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH", {"ND2"}, false};
+}
+
+// Binding rules read the launcher's own report; NCCL prints only the
+// affinity it applied.
+std::optional<Gap> no_binding_report(const GapInput& in) {
+  if (in.summary.coverage.bindings) return std::nullopt;
+  return Gap{"CPU binding: the input has no launcher binding report",
+             "mpirun --report-bindings, or srun --cpu-bind=verbose", {"ND2011", "ND2012"}, false};
 }
 
 constexpr GapRule kGapRules[] = {
     {no_nccl_lines, true},        {warn_only, true},           {no_connection_lines, true},
     {unplaced_connections, false}, {no_inter_node_lines, false}, {no_graph_lines, false},
+    {no_binding_report, false},
 };
 
 }  // namespace
@@ -227,14 +267,20 @@ bool fails(Severity s, FailOn fail_on) {
 }  // namespace
 
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on) {
+  bool warnings = false;
   for (const auto& f : findings) {
     if (fails(f.severity, fail_on)) return Verdict::Fail;
+    warnings |= f.severity != Severity::Info;
   }
-  return gaps.empty() ? Verdict::Pass : Verdict::Inconclusive;
+  for (const auto& g : gaps) {
+    if (g.blocks_verdict) return Verdict::Inconclusive;
+  }
+  return warnings ? Verdict::Warn : Verdict::Pass;
 }
 
 int exit_code(const CheckReport& report, FailOn fail_on) {
   if (!report.input_errors.empty()) return 2;
+  if (report.summary.counters.nccl_lines == 0) return kExitNoNcclLines;
   if (report.verdict == Verdict::Fail) return 1;
   if (report.verdict == Verdict::Inconclusive && fail_on == FailOn::Inconclusive) return 1;
   return 0;

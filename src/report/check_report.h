@@ -13,8 +13,10 @@
 
 namespace nd {
 
-enum class Verdict : uint8_t { Pass, Fail, Inconclusive };
-const char* verdict_name(Verdict v);  // "pass", "fail", "inconclusive"
+// Warn: nothing fails under --fail-on, but warnings were found (SHM inside a
+// node, RDMA without GPUDirect...): a job that must not read as a plain pass.
+enum class Verdict : uint8_t { Pass, Warn, Fail, Inconclusive };
+const char* verdict_name(Verdict v);  // "pass", "warn", "fail", "inconclusive"
 
 // --fail-on: findings at or above this fail the run; Inconclusive also fails
 // on an inconclusive verdict.
@@ -30,6 +32,17 @@ struct CommSummary {
   bool synthetic = false;
 };
 
+// How much of the job the connection lines show, against what the log
+// announces (nranks, nNodes): a PASS covers only what was seen.
+struct Coverage {
+  size_t hosts_seen = 0;       // hosts of ranks with a connection line
+  size_t hosts_announced = 0;  // from nNodes, else the hosts seen anywhere
+  size_t ranks_seen = 0;       // ranks with a connection line, in the largest communicator
+  size_t ranks_announced = 0;  // its nranks
+  std::vector<uint32_t> channels;  // channels with a connection line
+  bool bindings = false;       // a launcher reported CPU bindings
+};
+
 struct JobSummary {
   size_t hosts = 0;
   size_t ranks = 0;
@@ -40,6 +53,7 @@ struct JobSummary {
   std::vector<std::string> networks;  // from `Using network`
   std::string gdr = "na";           // yes, no, mixed, na
   std::vector<CommSummary> comms;
+  Coverage coverage;
   InputCounters counters;
   std::vector<std::string> files;
 };
@@ -63,8 +77,11 @@ std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, con
 // a transport finding names the setting that caused it and vice versa.
 void link_related(std::vector<Finding>& findings);
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on);
+// Exit status when nothing in the input came from NCCL: empty, binary or
+// compressed input, or the output of a job that died before NCCL spoke.
+inline constexpr int kExitNoNcclLines = 4;
 // 0 clean, 1 failing findings (or inconclusive with --fail-on inconclusive),
-// 2 some input could not be read.
+// 2 some input could not be read, 4 the input holds no NCCL line at all.
 int exit_code(const CheckReport& report, FailOn fail_on);
 
 }  // namespace nd

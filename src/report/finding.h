@@ -34,13 +34,17 @@ struct Finding {
   std::vector<std::string> related;
 };
 
-// Why the log cannot support a verdict, and what to rerun with.
+// What the log lacks for some check, and what to rerun with. A gap that
+// blocks the verdict leaves the main question (do the links seen use the
+// right transports?) unanswerable: the verdict is then INCONCLUSIVE. The
+// others only leave some checks undone ("not checked").
 struct Gap {
   std::string reason;
   std::string rerun;
   // ID prefixes of the rules it leaves undecided ("ND2", "ND3001"); empty:
   // every rule.
   std::vector<std::string> affects = {};
+  bool blocks_verdict = true;
 };
 
 }  // namespace nd

@@ -35,7 +35,9 @@ json report_json(const CheckReport& r) {
   json findings = json::array();
   for (const auto& f : r.findings) findings.push_back(finding_json(f));
   json gaps = json::array();
-  for (const auto& g : r.gaps) gaps.push_back({{"reason", g.reason}, {"rerun", g.rerun}});
+  json not_checked = json::array();
+  for (const auto& g : r.gaps) (g.blocks_verdict ? gaps : not_checked).push_back({{"reason", g.reason}, {"rerun", g.rerun}});
+  const Coverage& cov = s.coverage;
   return {
       {"schema", kCheckSchema},
       {"verdict", verdict_name(r.verdict)},
@@ -51,6 +53,13 @@ json report_json(const CheckReport& r) {
         {"nccl_lines", s.counters.nccl_lines},
         {"unrecognized_lines", s.counters.unknown_lines},
         {"files", s.files}}},
+      {"coverage",
+       {{"hosts_seen", cov.hosts_seen},
+        {"hosts_announced", cov.hosts_announced},
+        {"ranks_seen", cov.ranks_seen},
+        {"ranks_announced", cov.ranks_announced},
+        {"channels", cov.channels},
+        {"not_checked", not_checked}}},
       {"communicators", comms},
       {"findings", findings},
       {"inconclusive", gaps},

@@ -153,7 +153,8 @@ std::string render_junit(const CheckReport& report, const Registry& registry, co
         }
         if (first && other.empty()) {
           ++skipped;
-          body += fmt::format("      <skipped message=\"inconclusive: {}\">{}</skipped>\n", xml_escape(first->reason),
+          body += fmt::format("      <skipped message=\"{}: {}\">{}</skipped>\n",
+                              first->blocks_verdict ? "inconclusive" : "not checked", xml_escape(first->reason),
                               xml_escape(reasons));
         }
       }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "src/util/ranges.h"
 #include "src/util/text.h"
 
 namespace nd {
@@ -25,6 +26,15 @@ std::string list_or(const std::vector<std::string>& items, const char* none) {
 }
 
 std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+// "connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01"
+std::string coverage_text(const Coverage& c) {
+  if (c.channels.empty()) return "no connection lines";
+  std::vector<uint32_t> channels = c.channels;
+  return fmt::format("connections of {} of {} on {} of {}, {}", c.ranks_seen, plural(c.ranks_announced, "rank"),
+                     c.hosts_seen, plural(c.hosts_announced, "host"),
+                     fmt::format("channel{} {}", channels.size() == 1 ? "" : "s", format_ranges(channels, 2)));
+}
 
 }  // namespace
 
@@ -54,6 +64,10 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
                      s.counters.nccl_lines, s.counters.unknown_lines);
   for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));
+  if (s.counters.nccl_lines != 0) out += fmt::format("coverage: {}\n", coverage_text(s.coverage));
+  for (const auto& g : report.gaps) {
+    if (!g.blocks_verdict) out += fmt::format("not checked: {}\n    rerun with: {}\n", g.reason, g.rerun);
+  }
 
   size_t counts[3] = {0, 0, 0};
   for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info}) {
@@ -66,11 +80,12 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
       out += render_finding(f, style);
     }
   }
-  if (!report.gaps.empty()) {
-    out += "\n";
-    for (const auto& g : report.gaps) {
-      out += fmt::format("{}: {}\n    rerun with: {}\n", paint(style, "\x1b[1;35m", "inconclusive"), g.reason, g.rerun);
-    }
+  bool first_gap = true;
+  for (const auto& g : report.gaps) {
+    if (!g.blocks_verdict) continue;
+    if (first_gap) out += "\n";
+    first_gap = false;
+    out += fmt::format("{}: {}\n    rerun with: {}\n", paint(style, "\x1b[1;35m", "inconclusive"), g.reason, g.rerun);
   }
   size_t errors = counts[static_cast<int>(Severity::Error)];
   size_t warnings = counts[static_cast<int>(Severity::Warning)];
@@ -79,6 +94,7 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   switch (report.verdict) {
     case Verdict::Fail: verdict = paint(style, "\x1b[1;31m", "FAIL"); break;
     case Verdict::Pass: verdict = paint(style, "\x1b[1;32m", "PASS"); break;
+    case Verdict::Warn: verdict = paint(style, "\x1b[1;33m", "WARN"); break;
     case Verdict::Inconclusive: verdict = paint(style, "\x1b[1;35m", "INCONCLUSIVE"); break;
   }
   out += fmt::format("\nverdict: {} ({}, {}, {})\n", verdict, plural(errors, "error"), plural(warnings, "warning"),

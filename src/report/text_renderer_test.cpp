@@ -17,6 +17,9 @@ CheckReport sample() {
   r.summary.gdr = "no";
   r.summary.counters.lines = 168;
   r.summary.counters.nccl_lines = 167;
+  r.summary.coverage = {2, 2, 16, 16, {0, 1}, false};
+  r.gaps.push_back({"CPU binding: the input has no launcher binding report",
+                    "mpirun --report-bindings, or srun --cpu-bind=verbose", {"ND2011"}, false});
   Finding f;
   f.id = "ND3001";
   f.slug = "inter-node-socket";
@@ -35,6 +38,9 @@ TEST_CASE("text report: summary, findings with evidence, verdict") {
         "job: 2 hosts, 16 ranks, 1 communicator; NCCL 2.18.3\n"
         "transports: intra-node P2P; inter-node Socket; GPUDirect RDMA no\n"
         "input: 168 lines read, 167 from NCCL, 0 of unrecognized shape\n"
+        "coverage: connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01\n"
+        "not checked: CPU binding: the input has no launcher binding report\n"
+        "    rerun with: mpirun --report-bindings, or srun --cpu-bind=verbose\n"
         "\n"
         "error: ranks 0,7 on gpu009 <-> ranks 8,15 on gpu028, channels 00-01, via NET/Socket (4 connections) "
         "[ND3001 inter-node-socket]\n"
@@ -51,4 +57,12 @@ TEST_CASE("colour only when asked, and log text cannot inject escapes") {
   CHECK(plain.find("evil\\x1b]0;pwned\\x07host") != std::string::npos);
   std::string colored = render_text(r, TextStyle{true});
   CHECK(colored.find("\x1b[1;31merror\x1b[0m: ") != std::string::npos);
+}
+
+TEST_CASE("warnings without a failure read WARN, not PASS") {
+  CheckReport r = sample();
+  r.findings[0].severity = Severity::Warning;
+  r.verdict = Verdict::Warn;
+  std::string text = render_text(r, TextStyle{false});
+  CHECK(text.substr(text.rfind("verdict:")) == "verdict: WARN (0 errors, 1 warning, 0 notes)\n");
 }
