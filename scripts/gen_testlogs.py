@@ -2,7 +2,9 @@
 """Writes the NCCL_DEBUG=INFO test logs in testdata/logs/ from the line formats
 of each NCCL generation (see the format notes: 2.4 `Ring NN : a[n] -> b[n]`,
 2.5 busId brackets, 2.7 `Channel NN :`, 2.12 NET `/connIdx`, 2.18.3 nvmlDev
-brackets and Init START, 2.22 runtime connection after Init COMPLETE).
+brackets and Init START, 2.22 runtime connection after Init COMPLETE), with
+rank 0's ring listing cut as NCCL's dumpLine cuts it (20 ranks up to 2.22,
+127 bytes from 2.23).
 
 The logs are committed; rerun this only to change them on purpose:
     python3 scripts/gen_testlogs.py testdata/logs
@@ -43,6 +45,9 @@ class Job:
     comm_id: int = 0x52e965372ad155ed
     warn_lines: list = field(default_factory=list)  # (rank, loc, msg)
     drop_ranks: set = field(default_factory=set)  # ranks whose lines are absent
+    # "block": host h holds ranks h*g .. h*g+g-1; "cyclic" (srun --distribution=cyclic):
+    # host h holds ranks h, h+H, h+2H ..., so rank 0's ring listing shows high ranks early.
+    placement: str = "block"
 
     @property
     def v(self):
@@ -53,10 +58,19 @@ class Job:
         return len(self.hosts) * self.gpus_per_host
 
     def host_of(self, r):
+        if self.placement == "cyclic":
+            return r % len(self.hosts)
         return r // self.gpus_per_host
 
     def dev_of(self, r):
+        if self.placement == "cyclic":
+            return r // len(self.hosts)
         return r % self.gpus_per_host
+
+    def rank_at(self, host, dev):
+        if self.placement == "cyclic":
+            return dev * len(self.hosts) + host
+        return host * self.gpus_per_host + dev
 
     def intra_of(self, h):
         return self.intra_for_host.get(h, self.intra)
@@ -71,7 +85,8 @@ class Job:
     def ring(self, ch):
         if self.ring_orders:
             return self.ring_orders[ch % len(self.ring_orders)]
-        return list(range(self.nranks))
+        # Within a host by device, hosts in order, as NCCL links the nodes of a ring.
+        return [self.rank_at(h, d) for h in range(len(self.hosts)) for d in range(self.gpus_per_host)]
 
 
 def header(job, r, tid_offset=0):
@@ -147,15 +162,67 @@ def init_line(job, r, phase):
     return header(job, r) + f"{prefix}{api}{body} - Init {phase}"
 
 
+def dump_line_fixed(prefix, values):
+    """NCCL 2.4-2.22 `dumpLine` (2.4 src/init.cc, 2.5-2.22 src/graph/rings.cc),
+    byte for byte: a 115-byte line of spaces, `strncpy(line, prefix, 15)`, then
+    `sprintf(line + strlen(prefix) + 4*i, " %3d", values[i])` for the first 20
+    ranks. Each sprintf's NUL is overwritten by the next slot, so a rank of
+    four digits loses its last digit to the next slot's leading space (the
+    last slot printed keeps it)."""
+    maxwidth, prefixlen_max = 20, 15
+    strlength = prefixlen_max + 5 * maxwidth
+    line = bytearray(b" " * strlength + b"\0")
+    p = prefix.encode()
+    # strncpy copies at most 15 bytes and pads a shorter prefix with NULs.
+    line[:prefixlen_max] = (p + b"\0" * prefixlen_max)[:prefixlen_max]
+    for i, value in enumerate(values[:maxwidth]):
+        text = b" %3d\0" % value
+        off = len(p) + 4 * i
+        line[off:off + len(text)] = text
+    return line[:line.index(0)].decode()
+
+
+def dump_line_snprintf(prefix, values):
+    """NCCL 2.23+ `dumpLine` (src/graph/rings.cc), byte for byte: a 128-byte
+    buffer, `n = snprintf(line, 128, "%s", prefix)`, then
+    `n += snprintf(line + n, 128 - n, " %*d", width, values[i])` while
+    `n < 127`, the width being the digits of nranks-1; if more was wanted
+    (`n >= 128`) `snprintf(line + 124, 4, "...")`. So the message is at most
+    127 bytes, `...` can cut a rank number in two, and a listing that fills
+    127 bytes exactly is cut without any `...`."""
+    size = 128
+    line = bytearray(size)
+
+    def snprintf(off, room, text):
+        data = text.encode()
+        k = min(len(data), room - 1)
+        line[off:off + k] = data[:k]
+        line[off + k] = 0
+        return len(data)
+
+    width = len("%d" % (len(values) - 1))
+    n = snprintf(0, size, prefix)
+    for value in values:
+        if n >= size - 1:
+            break
+        n += snprintf(n, size - n, " %*d" % (width, value))
+    if n >= size:
+        snprintf(size - 4, 4, "...")
+    return line[:line.index(0)].decode()
+
+
 def listing(job, ch):
+    """Rank 0's ring listing of channel `ch` as ncclBuildRings prints it; the
+    prefix is the caller's: `Channel %02d : ` (2.4, buildRings in init.cc),
+    `Channel %02d/%02d : ` (2.5-2.22) and `Channel %02d/%02d :` (2.23+), the
+    second number being the channel count."""
     v = job.v
     ranks = job.ring(ch)
     if v < (2, 5):
-        return header(job, 0) + f"Channel {ch:02d} : " + "".join(f" {x:3d}" for x in ranks[:20])
+        return header(job, 0) + dump_line_fixed(f"Channel {ch:02d} : ", ranks)
     if v < (2, 23):
-        return header(job, 0) + f"Channel {ch:02d}/{job.channels:02d} : " + "".join(f" {x:3d}" for x in ranks[:20])
-    w = len(str(job.nranks - 1))
-    return header(job, 0) + f"Channel {ch:02d}/{job.channels:02d} :" + "".join(f" {x:{w}d}" for x in ranks)
+        return header(job, 0) + dump_line_fixed(f"Channel {ch:02d}/{job.channels:02d} : ", ranks)
+    return header(job, 0) + dump_line_snprintf(f"Channel {ch:02d}/{job.channels:02d} :", ranks)
 
 
 def trees_line(job, r):
@@ -165,12 +232,12 @@ def trees_line(job, r):
     g = job.gpus_per_host
     local = job.dev_of(r)
     host = job.host_of(r)
-    up = r - 1 if local > 0 else (-1 if host == 0 else r - g)
+    up = job.rank_at(host, local - 1) if local > 0 else (-1 if host == 0 else job.rank_at(host - 1, 0))
     kids = []
     if local < g - 1:
-        kids.append(r + 1)
+        kids.append(job.rank_at(host, local + 1))
     if local == 0 and host < len(job.hosts) - 1:
-        kids.append(r + g)
+        kids.append(job.rank_at(host + 1, 0))
     down = "/".join(str(k) for k in (kids + [-1, -1, -1])[:3])
     items = []
     for ch in range(job.channels):
@@ -217,6 +284,9 @@ def generate(job):
     for r in ranks:
         if v >= (2, 18, 3):
             out.append(init_line(job, r, "START"))
+    # Each channel's ring with every rank's place in it, computed once: jobs reach 8192+ ranks.
+    rings = [job.ring(ch) for ch in range(job.channels)]
+    places = [{x: i for i, x in enumerate(ring)} for ring in rings] if v >= (2, 10) and job.graph_lines else []
     for r in ranks:
         if v >= (2, 20):
             out.append(header(job, r) + f"comm 0x{0x55d7869cef50 + 0x1000 * r:x} rank {r} nRanks {job.nranks} "
@@ -225,8 +295,8 @@ def generate(job):
             out.append(header(job, r) + "Using 256 threads, Min Comp Cap 7, Trees enabled up to size 3200000")
         if v >= (2, 10) and job.graph_lines:
             for ch in range(job.channels):
-                ring = job.ring(ch)
-                i = ring.index(r)
+                ring = rings[ch]
+                i = places[ch][r]
                 out.append(header(job, r) + f"Ring {ch:02d} : {ring[i - 1]} -> {r} -> {ring[(i + 1) % len(ring)]}")
     if 0 in ranks:
         for ch in range(job.channels):
