@@ -32,6 +32,8 @@ run --format json "$@" >"$tmp/json" 2>>"$tmp/stderr"
 if [ "${ND_GOLDEN_UPDATE:-}" = 1 ]; then
   cp "$tmp/text" "$stem.expected.txt"
   cp "$tmp/json" "$stem.expected.json"
+  # What the tool says on stderr (input problems) is pinned too, when it says anything.
+  if [ -s "$tmp/stderr" ]; then cp "$tmp/stderr" "$stem.expected.stderr"; else rm -f "$stem.expected.stderr"; fi
   echo "updated $stem.expected.{txt,json}"
   exit 0
 fi
@@ -54,7 +56,12 @@ if [ $# -eq 1 ] && [ -f "$1" ]; then
     status=1
   fi
 fi
-if [ -s "$tmp/stderr" ]; then
+if [ -f "$stem.expected.stderr" ]; then
+  if ! diff -u "$stem.expected.stderr" "$tmp/stderr"; then
+    echo "FAIL: $base: standard error differs from $(basename "$stem").expected.stderr"
+    status=1
+  fi
+elif [ -s "$tmp/stderr" ]; then
   echo "FAIL: unexpected standard error:"
   cat "$tmp/stderr"
   status=1

@@ -86,8 +86,9 @@ TEST_CASE("ring-incomplete: a cut listing without GRAPH lines is a note that the
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "ring 00: the ring listing shows 28 of 128 ranks (NCCL prints at most 127 characters of it) "
-                        "and the log has no GRAPH ring lines (`Ring NN : p -> r -> n`, NCCL_DEBUG_SUBSYS=INIT,GRAPH): "
-                        "the ring is not fully visible and was checked only between the ranks shown");
+                        "and the log has no GRAPH ring lines (`Ring NN : p -> r -> n`, NCCL 2.10+ with "
+                        "NCCL_DEBUG_SUBSYS=INIT,GRAPH): the ring is not fully visible and was checked only between the "
+                        "ranks shown");
 }
 
 TEST_CASE("ring-broken: a listing that names a rank twice; cut listings and missing ranks are not broken") {

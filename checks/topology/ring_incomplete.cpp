@@ -9,20 +9,26 @@ namespace nd {
 
 namespace {
 
-// A listing shows only the head of a large ring; with no GRAPH lines for its
-// channel the rest of that ring is not in the log at all.
-void note_cut_listings(const Communicator& comm, ChannelProblems& problems) {
+// A listing shows only the head of a large ring. The rest is in the GRAPH
+// lines when the log has them, and before 2.22 in the connection lines made
+// at init; otherwise it is not in the log at all.
+void note_cut_listings(const JobModel& model, const Communicator& comm, ChannelProblems& problems) {
   uint32_t n = comm.size();
   std::set<uint16_t> graph_channels;
   for (const auto& g : comm.graph_rings) graph_channels.insert(g.channel);
+  if (!connects_at_runtime(model)) {
+    for (const auto& e : comm.edges) graph_channels.insert(e.channel);
+  }
   for (const auto& l : comm.listings) {
-    if (l.whole(n) || graph_channels.count(l.channel)) continue;
-    const char* limit = l.four_byte_slots ? "NCCL up to 2.22 prints at most 20 ranks"
-                        : l.truncated     ? "NCCL prints at most 127 characters of it"
-                                          : "the line is cut short";
+    // A listing as long as the ring is whole or wrong (ring-broken's call).
+    if (l.readable(n) >= n || l.ranks.size() >= n || graph_channels.count(l.channel)) continue;
+    const char* limit = l.four_byte_slots && l.ranks.size() >= 20 ? "NCCL up to 2.22 prints at most 20 ranks"
+                        : l.four_byte_slots                        ? "ranks of 4 digits lose digits in NCCL's slots"
+                        : l.truncated                              ? "NCCL prints at most 127 characters of it"
+                                                                   : "the line is cut short";
     problems.add(fmt::format("the ring listing shows {} of {} ranks ({}) and the log has no GRAPH ring lines "
-                             "(`Ring NN : p -> r -> n`, NCCL_DEBUG_SUBSYS=INIT,GRAPH): the ring is not fully "
-                             "visible and was checked only between the ranks shown",
+                             "(`Ring NN : p -> r -> n`, NCCL 2.10+ with NCCL_DEBUG_SUBSYS=INIT,GRAPH): the ring is "
+                             "not fully visible and was checked only between the ranks shown",
                              l.readable(n), n, limit),
                  l.channel, {}, {l.line});
   }
@@ -38,7 +44,7 @@ void RingIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     uint32_t n = comm.size();
     if (comm.synthetic || comm.nranks == 0 || n < 2) continue;
     ChannelProblems problems;
-    note_cut_listings(comm, problems);
+    note_cut_listings(ctx.model, comm, problems);
     std::map<uint16_t, std::set<uint32_t>> present;
     std::map<uint16_t, std::vector<LineRef>> lines;
     for (const auto& g : comm.graph_rings) {

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstdio>
 #include <tuple>
 #include <vector>
 
@@ -10,17 +9,6 @@
 #include "src/model/ring_graph.h"
 
 namespace nd {
-namespace {
-
-bool connects_at_runtime(const JobModel& model) {
-  for (const auto& [v, who] : model.versions) {
-    unsigned major = 0, minor = 0;
-    if (std::sscanf(v.c_str(), "%u.%u", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 22))) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 // Cross-checks the ring sources the log has. GRAPH lines against the
 // listing: exact. Against connection lines: connIdx 0 mixes ring, tree and

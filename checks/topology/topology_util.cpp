@@ -1,6 +1,7 @@
 #include "checks/topology/topology_util.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,6 +25,14 @@ std::vector<Evidence> evidence_of(const JobModel& model, std::vector<LineRef> li
   std::sort(out.begin(), out.end(),
             [](const Evidence& a, const Evidence& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
   return out;
+}
+
+bool connects_at_runtime(const JobModel& model) {
+  for (const auto& [v, who] : model.versions) {
+    unsigned major = 0, minor = 0;
+    if (std::sscanf(v.c_str(), "%u.%u", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 22))) return true;
+  }
+  return false;
 }
 
 std::string ranks_text(std::vector<uint32_t> ranks) {

@@ -15,6 +15,11 @@ namespace nd {
 // the model kept come first.
 std::vector<Evidence> evidence_of(const JobModel& model, std::vector<LineRef> lines, size_t max);
 
+// NCCL 2.22+ makes connections at the first use of each algorithm, so its
+// connection lines need not show every ring edge; older NCCL connects all at
+// init.
+bool connects_at_runtime(const JobModel& model);
+
 // "rank 3" or "ranks 0-3,8".
 std::string ranks_text(std::vector<uint32_t> ranks);
 // "ring 02" or "rings 00-03".

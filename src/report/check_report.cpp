@@ -51,7 +51,11 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   uint32_t max_nodes = 0;
   const Communicator* largest = nullptr;
   for (const auto& c : model.comms) {
-    if (!c.synthetic && (!largest || c.size() > largest->size())) largest = &c;
+    // The largest communicator, a made-up one only when the log names no other.
+    if (!largest || (largest->synthetic && !c.synthetic) ||
+        (largest->synthetic == c.synthetic && c.size() > largest->size())) {
+      largest = &c;
+    }
     max_nodes = std::max(max_nodes, c.nnodes);
     s.ranks = std::max<size_t>(s.ranks, c.size());
     CommSummary cs;

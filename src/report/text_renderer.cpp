@@ -29,7 +29,6 @@ std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n
 
 // "connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01"
 std::string coverage_text(const Coverage& c) {
-  if (c.channels.empty()) return "no connection lines";
   std::vector<uint32_t> channels = c.channels;
   return fmt::format("connections of {} of {} on {} of {}, {}", c.ranks_seen, plural(c.ranks_announced, "rank"),
                      c.hosts_seen, plural(c.hosts_announced, "host"),
@@ -64,7 +63,7 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
                      s.counters.nccl_lines, s.counters.unknown_lines);
   for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));
-  if (s.counters.nccl_lines != 0) out += fmt::format("coverage: {}\n", coverage_text(s.coverage));
+  if (!s.coverage.channels.empty()) out += fmt::format("coverage: {}\n", coverage_text(s.coverage));
   for (const auto& g : report.gaps) {
     if (!g.blocks_verdict) out += fmt::format("not checked: {}\n    rerun with: {}\n", g.reason, g.rerun);
   }
