@@ -90,12 +90,35 @@ std::string rank_list(const JobModel& m, const Communicator& comm, const std::ve
 // Ranks and processes that began init and never completed it, with no sign
 // of a hang: gathered over the whole input into one note.
 struct Unfinished {
-  std::vector<std::string> who;
+  std::map<std::string, std::vector<uint32_t>> comm_ranks;  // communicator -> ranks, in order seen
+  std::vector<std::string> comm_order;
+  std::vector<uint32_t> process_ranks;  // < 2.18.3: processes by their own rank
+  size_t processes = 0;
   std::vector<std::string> absent;  // "ranks 2-3 of 4 of 0xabc"
   std::set<uint32_t> hosts;
   std::set<uint32_t> ranks;
   std::vector<LineRef> lines;
-  size_t count = 0;
+
+  bool empty() const { return comm_ranks.empty() && processes == 0; }
+  // "ranks 0-15 of 0x52e9 and 2 processes (rank 3) on gpu-a, gpu-b"
+  std::string who(const JobModel& m) const {
+    std::vector<std::string> parts;
+    for (const auto& key : comm_order) {
+      const auto& r = comm_ranks.at(key);
+      parts.push_back(fmt::format("rank{} {} of {}", r.size() == 1 ? "" : "s", format_ranges(r), key));
+    }
+    if (processes > 0) {
+      parts.push_back(fmt::format("{} process{}{}", processes, processes == 1 ? "" : "es",
+                                  process_ranks.empty() ? std::string()
+                                                        : fmt::format(" (rank{} {})", process_ranks.size() == 1 ? "" : "s",
+                                                                      format_ranges(process_ranks))));
+    }
+    std::vector<std::string> names = host_names(m, hosts);
+    size_t shown = std::min<size_t>(names.size(), 4);
+    std::string on = fmt::format("{}", fmt::join(names.begin(), names.begin() + static_cast<long>(shown), ", "));
+    if (names.size() > shown) on += fmt::format(" and {} more hosts", names.size() - shown);
+    return fmt::format("{} on {}", fmt::join(parts, " and "), on);
+  }
 };
 
 }  // namespace
@@ -144,10 +167,9 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     }
     for (uint32_t r : open) {
       const RankInfo& info = comm.ranks[r];
-      ++unfinished.count;
-      if (unfinished.who.size() < 8) {
-        unfinished.who.push_back(fmt::format("rank {} of {} ({} pid {})", r, comm.key, m.host_name(info.host), info.pid));
-      }
+      auto [it, fresh] = unfinished.comm_ranks.try_emplace(comm.key);
+      if (fresh) unfinished.comm_order.push_back(comm.key);
+      it->second.push_back(r);
       unfinished.hosts.insert(info.host);
       unfinished.ranks.insert(r);
       if (unfinished.lines.size() < ctx.options.max_evidence) unfinished.lines.push_back(info.init_line);
@@ -206,13 +228,12 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
       silent_stuck.push_back(&p);
       continue;
     }
-    ++unfinished.count;
-    if (unfinished.who.size() < 8) {
-      unfinished.who.push_back(p.own_rank >= 0 ? fmt::format("rank {} ({} pid {})", p.own_rank, m.host_name(p.host), p.pid)
-                                               : fmt::format("{} pid {}", m.host_name(p.host), p.pid));
-    }
+    ++unfinished.processes;
     unfinished.hosts.insert(p.host);
-    if (p.own_rank >= 0) unfinished.ranks.insert(static_cast<uint32_t>(p.own_rank));
+    if (p.own_rank >= 0) {
+      unfinished.ranks.insert(static_cast<uint32_t>(p.own_rank));
+      unfinished.process_ranks.push_back(static_cast<uint32_t>(p.own_rank));
+    }
     if (unfinished.lines.size() < ctx.options.max_evidence) unfinished.lines.push_back(p.init_phase_line);
   }
   if (!silent_stuck.empty()) {
@@ -239,16 +260,14 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 
-  if (unfinished.count == 0) return;
+  if (unfinished.empty()) return;
+  std::sort(unfinished.process_ranks.begin(), unfinished.process_ranks.end());
   Finding f = make_finding(kInfo, "");
   f.severity = Severity::Info;
-  if (unfinished.count > unfinished.who.size()) {
-    unfinished.who.push_back(fmt::format("and {} more", unfinished.count - unfinished.who.size()));
-  }
   f.message = fmt::format("the input ends before {} completed init: an excerpt?{} Nothing shows a hang (no watchdog "
                           "timeout, no WARN from these processes, no long silence while others went on); if the job "
                           "did hang, give its whole output",
-                          fmt::join(unfinished.who, ", "),
+                          unfinished.who(m),
                           unfinished.absent.empty()
                               ? std::string()
                               : fmt::format(" ({} have no line in it.)", fmt::join(unfinished.absent, "; ")));

@@ -26,7 +26,7 @@ TEST_CASE("2.18.3+: an input that ends during init is an excerpt, said once as a
   auto f = run_rule<InitIncomplete>(m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
-  CHECK(f[0].message == "the input ends before rank 0 of 0xabc (gpuA pid 100), rank 1 of 0xabc (gpuA pid 101) "
+  CHECK(f[0].message == "the input ends before ranks 0-1 of 0xabc on gpuA "
                         "completed init: an excerpt? (ranks 2-3 of 4 of 0xabc have no line in it.) Nothing shows a "
                         "hang (no watchdog timeout, no WARN from these processes, no long silence while others went "
                         "on); if the job did hang, give its whole output");
@@ -113,7 +113,7 @@ TEST_CASE("before 2.18.3 there is no START: init-phase lines without COMPLETE ar
   auto f = run_rule<InitIncomplete>(m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
-  CHECK(f[0].message == "the input ends before rank 0 (node01 pid 2771), node02 pid 3001 completed init: an excerpt? "
+  CHECK(f[0].message == "the input ends before 2 processes (rank 0) on node01, node02 completed init: an excerpt? "
                         "Nothing shows a hang (no watchdog timeout, no WARN from these processes, no long silence while "
                         "others went on); if the job did hang, give its whole output");
   CHECK(f[0].hosts == std::vector<std::string>{"node01", "node02"});

@@ -155,6 +155,18 @@ std::optional<Gap> warn_only(const GapInput& in) {
 
 std::optional<Gap> no_connection_lines(const GapInput& in) {
   if (in.c.connection_lines != 0) return std::nullopt;
+  // NCCL prints connection lines late in init: an input that stops before
+  // any Init COMPLETE is the head of a log, whatever the subsystems were.
+  bool completed = false, in_init = false;
+  for (const auto& comm : in.model.comms) {
+    for (const auto& r : comm.ranks) completed |= r.init_completed;
+  }
+  for (const auto& p : in.model.processes) in_init |= p.init_phase;
+  if (!completed && in_init) {
+    return Gap{"the log has no connection lines: it ends during communicator init, before NCCL printed them "
+               "(an excerpt?)",
+               "the job's output past its `Init COMPLETE` lines (with NCCL 2.22+, past its first collective)"};
+  }
   if (in.c.init_lines == 0) {
     return Gap{"the log has no INIT lines: no communicator setup and no connection lines "
                "(NCCL_DEBUG_SUBSYS leaves out INIT)",
