@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of `nccl-doctor check --tee -` (live pipe mode).
 
-  live_test.py NCCL_DOCTOR tee|latency|trickle|closed-stdout [--measure]
+  live_test.py NCCL_DOCTOR tee|latency|trickle|closed-stdout|hang-after [--measure]
 
 tee            stdin is copied to stdout byte for byte (CRLF, NUL, no final
                newline), from a pipe and from a file; the exit status is the
@@ -16,6 +16,8 @@ trickle        the same for a producer that never pauses: COLL lines every
                machines cannot fail them).
 closed-stdout  stdout closed after the first byte: the findings and the
                verdict still reach stderr, and the exit status is unchanged.
+hang-after     ranks in init and then silence: --hang-after reports the hang
+               while the input is open and the report counts it as an error.
 """
 
 import os
@@ -169,6 +171,32 @@ def test_trickle(binary, measure=False):
     return []
 
 
+def test_hang_after(binary):
+    # Rank 0 begins init and the job goes quiet: with --hang-after 1s the
+    # hang is reported while the input is still open, and the final report
+    # makes it an error (exit 1). Without the option, the same input is an
+    # excerpt: a note, exit 0.
+    proc = subprocess.Popen([binary, "check", "--color", "never", "--tee", "--hang-after", "1s", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, bufsize=0)
+    watch = Watch(proc.stderr, b"[ND1100 init-incomplete]")
+    proc.stdin.write(INIT_0 + INIT_1)
+    failures = []
+    if not watch.wait(PATIENCE_S):
+        failures.append(f"no hang reported within {PATIENCE_S:.0f} s of silence with --hang-after 1s")
+    proc.stdin.close()
+    watch.thread.join()
+    proc.wait()
+    if proc.returncode != 1:
+        failures.append(f"exit status {proc.returncode} after a reported hang, expected 1")
+    quiet = run(binary, ["-"], INIT_0 + INIT_1)
+    if quiet.returncode != 0 or b"info: the input ends before" not in quiet.stdout:
+        failures.append("without --hang-after the same input is not a note with exit 0:\n" + quiet.stdout.decode())
+    bad = run(binary, ["--hang-after", "soon", "-"], b"")
+    if bad.returncode != 3 or b"not a duration: soon" not in bad.stderr:
+        failures.append("--hang-after soon is not a usage error: " + bad.stderr.decode())
+    return failures
+
+
 def test_closed_stdout(binary):
     r, w = os.pipe()
     proc = subprocess.Popen([binary, "check", "--tee", "-"], stdin=subprocess.PIPE, stdout=w,
@@ -199,7 +227,8 @@ def test_closed_stdout(binary):
 def main():
     binary, which = sys.argv[1], sys.argv[2]
     measure = "--measure" in sys.argv[3:]
-    tests = {"tee": test_tee, "latency": test_latency, "trickle": test_trickle, "closed-stdout": test_closed_stdout}
+    tests = {"tee": test_tee, "latency": test_latency, "trickle": test_trickle, "closed-stdout": test_closed_stdout,
+             "hang-after": test_hang_after}
     failures = tests[which](binary, measure) if which in ("latency", "trickle") else tests[which](binary)
     for f in failures:
         print("FAIL:", f)
