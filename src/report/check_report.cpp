@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "checks/transport/edge_groups.h"
+#include "src/model/networks.h"
 #include "src/model/ring_graph.h"
 
 namespace nd {
@@ -71,7 +72,7 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   std::sort(s.nccl_versions.begin(), s.nccl_versions.end(), version_less);
   for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
 
-  std::set<std::string> intra, inter;
+  std::set<std::string> intra, inter, families;
   size_t net_edges = 0, gdr_edges = 0;
   for_each_edge(model, [&](const EdgeView& e) {
     bool is_net = e.transport.family == TransportFamily::NET;
@@ -81,6 +82,10 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
       }
     } else if (is_net) {
       inter.insert(e.transport.net_name);
+      // The side that printed the transport names the device in its own list.
+      bool sent = e.edge.send_transport != kNoTransport;
+      uint32_t host = e.comm.host_of(sent ? e.edge.sender : e.edge.receiver);
+      families.insert(network_family(model, host, e.transport.net_name, e.transport.net_dev));
     }
     if (is_net && e.locality != Locality::Intra) {
       ++net_edges;
@@ -90,6 +95,21 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   if (model.max_nvls_channels > 0 || model.nvls_connected) intra.insert("NVLS");
   s.intra.assign(intra.begin(), intra.end());
   s.inter.assign(inter.begin(), inter.end());
+  if (!families.empty()) {
+    s.inter_from = "connections";
+  } else if (s.hosts >= 2) {
+    // 2.22+ connects at the first collective, so an excerpt often ends before
+    // any connection line: then NCCL's own choice names the network, and
+    // failing that, WARNs from IB at work.
+    for (const auto& c : chosen_networks(model)) families.insert(network_family(model, c.host, c.name));
+    if (!families.empty()) {
+      s.inter_from = "network";
+    } else {
+      for (const auto& c : ib_at_work(model)) families.insert(network_family(model, c.host, c.name));
+      if (!families.empty()) s.inter_from = "warnings";
+    }
+  }
+  s.inter_families.assign(families.begin(), families.end());
   s.gdr = net_edges == 0 ? "na" : gdr_edges == net_edges ? "yes" : gdr_edges == 0 ? "no" : "mixed";
   return s;
 }
