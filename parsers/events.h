@@ -153,6 +153,7 @@ enum class NetNote : uint8_t {
   IbTraffic,          // a WARN from IB at work: completion errors, async events, a failed
                       // `Call to ibv_X` other than device discovery
   OfiProvider,        // aws-ofi-nccl `NET/OFI Selected [Pp]rovider is %s[, fabric is %s] (found %d nics)`
+  PluginWarn,         // a WARN from a network plugin (`NET/OFI ...`, `NET/Plugin...`): the whole message
 };
 
 struct NetNoteEvent {

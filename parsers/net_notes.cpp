@@ -140,6 +140,7 @@ std::optional<NetNoteEvent> parse_net_note(std::string_view msg, bool warn) {
         take_prefix(rest, " ");
         if (!take_prefix(rest, ":")) return std::nullopt;
         take_prefix(rest, " ");
+        if (warn) return note(NetNote::PluginWarn, trim(msg));
         return plugin_line(rest);
       }
       if (rest.starts_with("IB : No device found")) return note(NetNote::IbNoDevice);
@@ -152,6 +153,8 @@ std::optional<NetNoteEvent> parse_net_note(std::string_view msg, bool warn) {
         return note(NetNote::OfiProvider, rest.substr(0, end));
       }
       if (warn && rest.starts_with("IB")) return ib_warn(msg);
+      // Before 2.28 a plugin that fails to initialise says so only in its own WARN.
+      if (warn && rest.starts_with("OFI ")) return note(NetNote::PluginWarn, trim(msg));
       return std::nullopt;
     }
     case 'F':

@@ -141,6 +141,13 @@ TEST_CASE("net notes: aws-ofi-nccl's provider line, old and new") {
   CHECK(info("NET/OFI Selected provider is efa, fabric is efa-direct (found 32 nics)")->name == "efa");
   CHECK(info("NET/OFI Selected provider is cxi, fabric is cxi (found 4 nics)")->name == "cxi");
   CHECK_FALSE(info("NET/OFI Using Libfabric version 1.22"));
+  // Its WARNs are the only sign, before 2.28, that it failed to initialise.
+  auto w = parse_net_note("NET/OFI Failed to initialize sendrecv protocol", true);
+  REQUIRE(w);
+  CHECK(w->note == NetNote::PluginWarn);
+  CHECK(w->name == "NET/OFI Failed to initialize sendrecv protocol");
+  CHECK(parse_net_note("NET/Plugin : Plugin load returned 0 : libnccl-net.so: undefined symbol: x", true)->note ==
+        NetNote::PluginWarn);
 }
 
 TEST_CASE("net notes: WARNs that show IB carrying traffic") {
