@@ -73,6 +73,9 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
 
   std::set<std::string> intra, inter, families;
+  // A family is asked per edge, answered per (host, transport): millions of
+  // edges, a few thousand answers.
+  std::set<std::pair<uint32_t, uint16_t>> named;
   size_t net_edges = 0, gdr_edges = 0;
   for_each_edge(model, [&](const EdgeView& e) {
     bool is_net = e.transport.family == TransportFamily::NET;
@@ -85,7 +88,9 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
       // The side that printed the transport names the device in its own list.
       bool sent = e.edge.send_transport != kNoTransport;
       uint32_t host = e.comm.host_of(sent ? e.edge.sender : e.edge.receiver);
-      families.insert(network_family(model, host, e.transport.net_name, e.transport.net_dev));
+      if (named.emplace(host, e.edge.transport()).second) {
+        families.insert(network_family(model, host, e.transport.net_name, e.transport.net_dev));
+      }
     }
     if (is_net && e.locality != Locality::Intra) {
       ++net_edges;
