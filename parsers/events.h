@@ -141,6 +141,36 @@ struct NetUsingEvent {
   std::vector<NetDeviceEntry> devices;  // parsed from `list`, OOB excluded
 };
 
+// What a line says about the networks NCCL could or could not set up, at
+// whatever level NCCL printed it (format notes §5 "Plugin lines", §7.1, §7.2).
+enum class NetNote : uint8_t {
+  PluginNotFound,     // no external NET plugin: `NET/Plugin : No plugin found (%s)...` (2.4-2.21),
+                      // `NET/Plugin: Could not find: %s...` (2.22+), `NET/Plugin: Using internal network plugin.`
+  PluginLoadFailed,   // the library is there but would not load: `... Plugin load returned %d : %s`
+                      // (2.4-2.21), `NET/Plugin: <dlerror>` (2.22+), `Failed to find ncclNetPlugin symbol (...)`
+  PluginLoaded,       // `NET/Plugin: Loaded net plugin %s (vN)` (net name), 2.27+ `Successfully loaded
+                      // external [network ]plugin %s` (library name); loaded is not yet working
+  PluginInitialized,  // `Initialized NET plugin %s` (2.27+; internal IB and Socket too)
+  PluginInitFailed,   // `Failed to initialize NET plugin %s` (2.28+)
+  PluginAssigned,     // `Assigned NET plugin %s to comm` (2.27+): what the communicator uses
+  VerbsMissing,       // `Failed to open libibverbs.so[.1]` (WARN <=2.10, INFO 2.11-2.29),
+                      // `Count not open libibverbs.so.1` (sic, INFO 2.30.3+)
+  IbNoDevice,         // `NET/IB : No device found.` (INFO, all versions)
+  IbNoInterface,      // `NET/IB : No IP interface found.` (WARN, all versions)
+  IbTraffic,          // a WARN from IB at work: completion errors, async events, a failed
+                      // `Call to ibv_X` other than device discovery
+  OfiProvider,        // aws-ofi-nccl `NET/OFI Selected [Pp]rovider is %s[, fabric is %s] (found %d nics)`
+  PluginWarn,         // a WARN from a network plugin (`NET/OFI ...`, `NET/Plugin...`): the whole message
+};
+
+struct NetNoteEvent {
+  NetNote note = NetNote::PluginNotFound;
+  std::string_view name;  // plugin, network or library name, provider; empty when the line names none
+  int version = -1;       // PluginLoaded `(vN)`
+  int status = -1;        // IbTraffic: a completion's ibv_wc_status, or a verbs call's errno
+  std::string_view call;  // IbTraffic: the verbs call (`ibv_modify_qp`), empty for completions
+};
+
 struct CudaDriverEvent {
   uint32_t version = 0;
 };

@@ -8,6 +8,7 @@
 #include "parsers/fast_shapes.h"
 #include "parsers/nccl_patterns.h"
 #include "parsers/net_devices.h"
+#include "parsers/net_notes.h"
 #include "src/util/numbers.h"
 
 namespace nd {
@@ -359,6 +360,8 @@ Event classify_message(std::string_view msg) {
       } else if (msg.starts_with("Comm config netName")) {
         StringPiece a, b;
         if (full(msg, PatternKind::EnvNetName, &a, &b)) return EnvEvent{sv(a), sv(b)};
+      } else if (msg.starts_with("Count not open ")) {
+        if (auto n = parse_net_note(msg, false)) return *n;
       } else if (msg.starts_with("Coll")) {
         StringPiece ch, conn, rank, dir, transport;
         if (full(msg, PatternKind::CollNet, &ch, &conn, &rank, &dir, &transport)) {
@@ -406,7 +409,9 @@ Event classify_message(std::string_view msg) {
         for (auto& e : ev.entries) e.nvls = true;
         return ev;
       }
-      if (msg.starts_with("NET/") && full(msg, PatternKind::NetUsing, &a, &b)) {
+      if (!msg.starts_with("NET/")) break;
+      if (auto n = parse_net_note(msg, false)) return *n;
+      if (full(msg, PatternKind::NetUsing, &a, &b)) {
         return NetUsingEvent{sv(a), sv(b), parse_net_devices(sv(b))};
       }
       break;
@@ -431,6 +436,14 @@ Event classify_message(std::string_view msg) {
     }
     case 'S':
       if (msg.starts_with("Setting affinity for GPU ")) return parse_affinity(msg);
+      if (auto n = parse_net_note(msg, false)) return *n;
+      break;
+    case 'F':
+    case 'I':
+    case 'A':
+      // `Failed to open libibverbs`, the 2.27+ plugin manager's `Initialized`,
+      // `Assigned` and `Failed to initialize NET plugin %s`.
+      if (auto n = parse_net_note(msg, false)) return *n;
       break;
     case 'n':
       if (msg.starts_with("ncclTopoGetCpuAffinity: ")) return parse_affinity(msg);

@@ -23,7 +23,7 @@ using Event = std::variant<UnknownEvent, IgnoredEvent, MalformedEvent, Connectio
                            CollNetEvent, RingListingEvent, GraphRingEvent, TreesEvent,
                            InitEvent, CommShapeEvent, VersionEvent, UsingNetworkEvent,
                            NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent, AffinityEvent,
-                           GraphPatternEvent>;
+                           GraphPatternEvent, NetNoteEvent>;
 
 // Largest rank, channel and nranks the model accepts; larger numbers in a log
 // are corrupt input, not a job.

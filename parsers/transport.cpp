@@ -109,6 +109,18 @@ const char* family_name(TransportFamily f) {
   return "unknown";
 }
 
+NetFamily net_family(std::string_view name) {
+  if (name == "Socket" || name.starts_with("Socket ")) return NetFamily::Socket;
+  if (name == "IB (stub)") return NetFamily::Unknown;
+  if (name == "AWS Libfabric" || name == "Libfabric") return NetFamily::Libfabric;
+  // `IB`, `IBext`, `IBext_v8`; `RoCE` is no NCCL name but users' allow-lists use it.
+  if (name.starts_with("IB") || name.starts_with("RoCE") || name.starts_with("NCCL RDMA Plugin") ||
+      name == "UCX" || name.starts_with("UCX-")) {
+    return NetFamily::Verbs;
+  }
+  return NetFamily::Unknown;
+}
+
 std::string transport_label(const Transport& t) {
   switch (t.family) {
     case TransportFamily::NET: return "NET/" + t.net_name;

@@ -32,6 +32,18 @@ Transport parse_transport(std::string_view text);
 
 const char* family_name(TransportFamily f);
 
+// What kind of network a NET/COLLNET name is, whoever implements it:
+//   Verbs      InfiniBand or RoCE through libibverbs: NCCL's own `IB`; the
+//              nccl-rdma-sharp-plugins' `IBext`, `IBext_v5`..`IBext_v11`, the
+//              name it loads under (`NCCL RDMA Plugin v6`..`v11`) and its UCX
+//              transports (`UCX`, `UCX-RMA`, `UCX-UCT`, `UCX-UCT-RD`)
+//   Libfabric  aws-ofi-nccl: `AWS Libfabric` (before 1.7), `Libfabric`
+//   Socket     `Socket`, and 2.30's `Socket (stub)`
+//   Unknown    anything else, and 2.30's `IB (stub)` (a build without verbs)
+enum class NetFamily : uint8_t { Unknown, Verbs, Libfabric, Socket };
+
+NetFamily net_family(std::string_view net_name);
+
 // "P2P", "SHM", "NET/IB", "NET/Socket", ... — the label findings group by.
 std::string transport_label(const Transport& t);
 

@@ -66,3 +66,24 @@ TEST_CASE("bytes that are not printable ASCII end the transport text") {
   CHECK(t.net_dev == 0);
   CHECK(t.raw == "NET/Socket/0");
 }
+
+TEST_CASE("network families by name, as NCCL and the plugins print them") {
+  // NCCL's own, 2.4+ and the 2.30 stub build.
+  CHECK(net_family("IB") == NetFamily::Verbs);
+  CHECK(net_family("Socket") == NetFamily::Socket);
+  CHECK(net_family("Socket (stub)") == NetFamily::Socket);
+  CHECK(net_family("IB (stub)") == NetFamily::Unknown);
+  // nccl-rdma-sharp-plugins (HPC-X): its names after init, and before
+  // (`Loaded net plugin NCCL RDMA Plugin v8 (v8)`, `via NET/NCCL RDMA Plugin v8/0/GDRDMA`).
+  CHECK(net_family("IBext") == NetFamily::Verbs);
+  CHECK(net_family("IBext_v8") == NetFamily::Verbs);
+  CHECK(net_family("NCCL RDMA Plugin v8") == NetFamily::Verbs);
+  CHECK(net_family("UCX") == NetFamily::Verbs);
+  CHECK(net_family("UCX-RMA") == NetFamily::Verbs);
+  // aws-ofi-nccl, old and new names.
+  CHECK(net_family("AWS Libfabric") == NetFamily::Libfabric);
+  CHECK(net_family("Libfabric") == NetFamily::Libfabric);
+  CHECK(net_family("MyNet") == NetFamily::Unknown);
+  CHECK(net_family("") == NetFamily::Unknown);
+  CHECK(parse_transport("NET/NCCL RDMA Plugin v8/0/GDRDMA").net_name == "NCCL RDMA Plugin v8");
+}

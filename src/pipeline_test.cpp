@@ -84,3 +84,29 @@ TEST_CASE("input with no NCCL line is nothing to judge: exit 4, never 0") {
   CHECK(exit_code(r, FailOn::Error) == kExitNoNcclLines);
   CHECK(kExitNoNcclLines == 4);
 }
+
+TEST_CASE("summary: the inter-node network named by family from all the evidence") {
+  // HPC-X RDMA plugin on RoCE NICs (NCCL 2.27): the name on the links, the family from the device.
+  auto roce = report_for({"gpuA:100:100 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.3.0.21<0>",
+                          "gpuA:100:154 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/NCCL RDMA Plugin v8/0/GDRDMA",
+                          "gpuB:200:254 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/NCCL RDMA Plugin v8/0/GDRDMA"});
+  CHECK(roce.summary.inter == std::vector<std::string>{"NCCL RDMA Plugin v8"});
+  CHECK(roce.summary.inter_families == std::vector<std::string>{"RoCE"});
+  CHECK(roce.summary.inter_from == "connections");
+  CHECK(roce.findings.empty());
+  // No connection lines (2.22+ connects lazily): NCCL's choice, never a plugin that failed.
+  auto chosen = report_for({"gpuA:100:100 [0] NCCL INFO NET/Plugin: Loaded net plugin Libfabric (v10)",
+                            "gpuA:100:100 [0] NCCL INFO Failed to initialize NET plugin Libfabric",
+                            "gpuA:100:100 [0] NCCL INFO Using network IB",
+                            "gpuB:200:200 [0] NCCL INFO Using network IB"});
+  CHECK(chosen.summary.inter.empty());
+  CHECK(chosen.summary.inter_families == std::vector<std::string>{"IB"});
+  CHECK(chosen.summary.inter_from == "network");
+  // Only IB WARNs say which network carried the traffic.
+  auto warned = report_for({"",
+                            "gpuA:100:160 [0] transport/net_ib.cc:2353 NCCL WARN NET/IB: Got completion from peer "
+                            "10.1.0.8<49513> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_0"});
+  CHECK(warned.summary.inter_families == std::vector<std::string>{"IB"});
+  CHECK(warned.summary.inter_from == "warnings");
+  CHECK(report_for({}).summary.inter_from == "none");
+}

@@ -7,6 +7,7 @@
 #include "checks/config/config_rules.h"
 #include "checks/config/evidence.h"
 #include "checks/transport/edge_groups.h"
+#include "src/model/networks.h"
 #include "src/model/ring_graph.h"
 
 namespace nd {
@@ -27,28 +28,47 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// What the connection lines show, so a setting can name the finding it causes.
+// What the log shows the job doing, so that a setting is only a fault where
+// its effect is in the log, and names the finding it causes.
 struct Consequences {
   bool inter_socket = false;  // NET/Socket between hosts, or `Using network Socket`
+  bool inter_other = false;   // an inter-node network other than sockets (a link or NCCL's choice)
   bool intra_shm = false;
   bool intra_net = false;
+  bool intra_links = false;   // any intra-node connection line
+  bool inter_rdma_gdr = false;
   bool inter_rdma_no_gdr = false;
+  bool inter_links = false;   // any inter-node connection line
+  LineRef no_gdr_line;        // the first inter-node RDMA link without /GDRDMA
 };
 
 Consequences consequences(const JobModel& m, const CheckOptions& options) {
   Consequences c;
   for_each_edge(m, [&](const EdgeView& e) {
+    if (e.locality == Locality::Intra) c.intra_links = true;
     if (e.transport.family == TransportFamily::SHM && e.locality == Locality::Intra) c.intra_shm = true;
     if (e.transport.family != TransportFamily::NET) return;
     if (e.locality == Locality::Intra) {
       c.intra_net = true;
-    } else if (is_socket_network(e.transport.net_name)) {
+      return;
+    }
+    c.inter_links = true;
+    if (is_socket_network(e.transport.net_name)) {
       c.inter_socket = true;
-    } else if (is_rdma_network(e.transport.net_name, options) && !e.gdr) {
+      return;
+    }
+    c.inter_other = true;
+    if (!is_rdma_network(e.transport.net_name, options)) return;
+    if (e.gdr) {
+      c.inter_rdma_gdr = true;
+    } else if (!c.inter_rdma_no_gdr) {
       c.inter_rdma_no_gdr = true;
+      c.no_gdr_line = e.edge.line();
     }
   });
-  if (m.using_network.count("Socket") && m.hosts.size() >= 2) c.inter_socket = true;
+  if (m.hosts.size() >= 2) {
+    for (const auto& n : chosen_networks(m)) (is_socket_network(n.name) ? c.inter_socket : c.inter_other) = true;
+  }
   return c;
 }
 
@@ -108,23 +128,30 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   };
 
+  // A setting whose effect the log does not show is a note saying what was
+  // not checked; one whose effect the log contradicts (a plugin network took
+  // over, every link has GDR) costs nothing here and says nothing.
+  const std::string unseen = "the log shows no inter-node connection line or network choice to tell whether it costs "
+                             "anything here";
   const Echo* ib_disable = find("NCCL_IB_DISABLE");
-  if (ib_disable && is_true(ib_disable->value) && multi) {
-    emit(*ib_disable, c.inter_socket ? Severity::Error : Severity::Warning,
+  if (ib_disable && is_true(ib_disable->value) && multi && (c.inter_socket || !c.inter_other)) {
+    emit(*ib_disable, c.inter_socket ? Severity::Error : Severity::Info,
          c.inter_socket ? "it turns off NCCL's InfiniBand/RoCE transport, which is why inter-node traffic goes over TCP "
                           "sockets (inter-node-socket, ND3001)"
-                        : fmt::format("it turns off NCCL's InfiniBand/RoCE transport; on this {} inter-node traffic "
-                                      "falls back to TCP sockets unless a network plugin takes over",
-                                      job),
+                        : fmt::format("it turns off NCCL's InfiniBand/RoCE transport, so on this {} inter-node traffic "
+                                      "goes over TCP sockets unless a network plugin takes over; {}",
+                                      job, unseen),
          {"ND3001"});
   }
   const Echo* net = find("NCCL_NET");
   if (net && lower(net->value) == "socket" && multi) {
-    emit(*net, c.inter_socket ? Severity::Error : Severity::Warning,
-         c.inter_socket ? "it selects the TCP socket network even where RDMA devices exist, which is why inter-node "
-                          "traffic goes over sockets (inter-node-socket, ND3001)"
-                        : "it selects the TCP socket network for inter-node traffic",
-         {"ND3001"});
+    if (c.inter_socket || !c.inter_other) {
+      emit(*net, c.inter_socket ? Severity::Error : Severity::Info,
+           c.inter_socket ? "it selects the TCP socket network even where RDMA devices exist, which is why inter-node "
+                            "traffic goes over sockets (inter-node-socket, ND3001)"
+                          : fmt::format("it selects the TCP socket network for inter-node traffic; {}", unseen),
+           {"ND3001"});
+    }
   } else if (!net && !(ib_disable && is_true(ib_disable->value)) && multi && m.using_network.count("Socket") &&
              m.net_using.count("IB")) {
     // Before 2.30 NCCL_NET is not echoed: infer it from NCCL picking Socket
@@ -145,20 +172,28 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
 
   const Echo* p2p = find("NCCL_P2P_DISABLE");
   const bool p2p_off = p2p && is_true(p2p->value);
+  const std::string intra_unseen = "the log shows no intra-node connection line to tell whether it costs anything here";
   if (p2p_off) {
-    emit(*p2p, Severity::Warning,
+    bool shown = c.intra_shm || c.intra_net;
+    emit(*p2p, shown ? Severity::Warning : Severity::Info,
          c.intra_shm ? "it turns off CUDA peer-to-peer (NVLink and PCIe P2P), which is why GPUs of one host exchange "
                        "data through host shared memory (intra-node-shm, ND3002)"
-                     : "it turns off CUDA peer-to-peer (NVLink and PCIe P2P): GPUs of one host exchange data through "
-                       "host shared memory or the network",
+         : c.intra_net ? "it turns off CUDA peer-to-peer (NVLink and PCIe P2P), which is why GPUs of one host exchange "
+                         "data through the network (intra-node-net, ND3003)"
+                       : fmt::format("it turns off CUDA peer-to-peer (NVLink and PCIe P2P): GPUs of one host exchange "
+                                     "data through host shared memory or the network; {}",
+                                     intra_unseen),
          {"ND3002", "ND3003"});
   }
   const Echo* shm = find("NCCL_SHM_DISABLE");
   if (shm && is_true(shm->value)) {
     if (p2p_off) {
-      emit(*shm, Severity::Warning,
-           "together with NCCL_P2P_DISABLE=1 it leaves GPUs of one host only the network (NET) to talk through"
-           " (intra-node-net, ND3003)",
+      emit(*shm, c.intra_net ? Severity::Warning : Severity::Info,
+           c.intra_net ? "together with NCCL_P2P_DISABLE=1 it leaves GPUs of one host only the network (NET) to talk "
+                         "through (intra-node-net, ND3003)"
+                       : fmt::format("together with NCCL_P2P_DISABLE=1 it leaves GPUs of one host only the network "
+                                     "(NET) to talk through; {}",
+                                     intra_unseen),
            {"ND3003"});
     } else {
       emit(*shm, Severity::Info,
@@ -171,7 +206,14 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
   const Echo* ifname = find("NCCL_SOCKET_IFNAME");
   if (ifname && multi) {
     std::string_view bad = bad_interface(ifname->value);
-    if (bad.starts_with("lo")) {
+    if (!bad.empty() && c.inter_links) {
+      // Ranks on different hosts connected, so bootstrap found its way.
+      emit(*ifname, Severity::Info,
+           fmt::format("'{}' is usually unreachable from other hosts, yet this job's ranks on different hosts "
+                       "connected: harmless here, but fragile",
+                       bad),
+           {"ND3120", "ND1100"});
+    } else if (bad.starts_with("lo")) {
       emit(*ifname, Severity::Error,
            fmt::format("the loopback interface '{}' cannot reach other hosts: bootstrap and socket traffic of this "
                        "{} fails to connect or hangs at init",
@@ -186,16 +228,27 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
     }
   }
 
+  // A low GDR level costs only where links lack /GDRDMA: with every NIC on
+  // its GPU's PCIe switch, PIX still allows GPUDirect RDMA on all of them.
   for (const auto& [key, e] : echoes) {
     if (key.first != "NCCL_NET_GDR_LEVEL" || !multi || !low_gdr_level(e.value)) continue;
+    if (!c.inter_rdma_no_gdr && c.inter_rdma_gdr) continue;
     bool none = e.value == "LOC" || e.value == "0";
-    emit(e, Severity::Warning,
-         fmt::format("{}{}", none ? "it turns GPUDirect RDMA off" :
-                                    "it allows GPUDirect RDMA only between a GPU and a NIC on the same PCIe switch",
-                     c.inter_rdma_no_gdr ? ", which is why inter-node RDMA links run without /GDRDMA "
-                                           "(no-gpudirect-rdma, ND3004)"
-                                         : ": NIC traffic of other GPUs is staged through host memory"),
-         {"ND3004"});
+    std::string what = none ? "it turns GPUDirect RDMA off"
+                            : "it allows GPUDirect RDMA only between a GPU and a NIC on the same PCIe switch";
+    if (c.inter_rdma_no_gdr) {
+      Echo cited = e;
+      // The echo, then a link that shows its effect, then the other hosts' echoes.
+      cited.lines.insert(cited.lines.begin() + 1, c.no_gdr_line);
+      emit(cited, Severity::Warning,
+           what + ", which is why inter-node RDMA links run without /GDRDMA (no-gpudirect-rdma, ND3004)", {"ND3004"});
+    } else {
+      emit(e, Severity::Info,
+           fmt::format("{}: NIC traffic of other GPUs is staged through host memory; the log shows no inter-node "
+                       "RDMA connection line to tell whether any link lost /GDRDMA",
+                       what),
+           {"ND3004"});
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checks/config/evidence.h"
+#include "checks/config/nccl_releases.h"
 #include "checks/health/health_rules.h"
 #include "src/util/ranges.h"
 
@@ -215,10 +216,18 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   // NCCL < 2.18.3 prints no Init START: a process that printed init-phase
   // lines (network, rings, connections) and never Init COMPLETE is still in
   // init where its output ends.
+  // From 2.18.3 every init prints its START, so a process without one is
+  // outside this excerpt's init (a grep for WARNs, say), not stuck in it.
+  bool prints_start = false;
+  for (const auto& [text, who] : m.versions) {
+    auto v = parse_nccl_version(text);
+    prints_start |= v && *v >= NcclVersion{2, 18, 3};
+  }
   std::vector<const ProcessRecord*> silent_stuck;
   std::vector<LineRef> silent_causes;
   std::string silent_cause;
   for (const auto& p : m.processes) {
+    if (prints_start) break;
     if (!p.init_phase || p.init_completes > 0 || p.init_starts > 0) continue;
     if (explained.count({p.host, p.pid}) || completed_somewhere.count({p.host, p.pid})) continue;
     std::string why = evidence.why_stuck({p.host, p.pid}, p.init_phase_line, !completed_somewhere.empty(),

@@ -8,6 +8,8 @@
 #include "checks/config/evidence.h"
 #include "checks/health/health_rules.h"
 #include "checks/health/warn_classes.h"
+#include "checks/transport/edge_groups.h"
+#include "src/model/networks.h"
 #include "src/util/numbers.h"
 #include "src/util/ranges.h"
 
@@ -64,6 +66,26 @@ std::string counts(const Group& g) {
     what += fmt::format("{}{} PyTorch 'Last error'", what.empty() ? "" : " and ", g.from_pytorch);
   }
   return fmt::format("{}{}", what, where);
+}
+
+// The RDMA network the job runs on, from its inter-node links or NCCL's
+// choice; empty when it shows none, or sockets too.
+std::string rdma_in_use(const JobModel& m, const CheckOptions& options) {
+  std::set<std::string> rdma;
+  bool socket = false;
+  auto note = [&](const std::string& name) {
+    if (is_socket_network(name)) {
+      socket = true;
+    } else if (is_rdma_network(name, options)) {
+      rdma.insert(name);
+    }
+  };
+  for_each_edge(m, [&](const EdgeView& e) {
+    if (e.transport.family == TransportFamily::NET && e.locality != Locality::Intra) note(e.transport.net_name);
+  });
+  for (const auto& c : chosen_networks(m)) note(c.name);
+  if (socket || rdma.empty()) return {};
+  return fmt::format("{}", fmt::join(rdma, ", "));
 }
 
 void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
@@ -239,10 +261,15 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
         break;
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
-        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning &&
-            m.using_network.count("Socket")) {
-          f.message += "; this job did fall back to network Socket ('Using network Socket')";
-          f.related = {"ND3001"};
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning) {
+          if (m.using_network.count("Socket")) {
+            f.message += "; this job did fall back to network Socket ('Using network Socket')";
+            f.related = {"ND3001"};
+          } else if (std::string rdma = rdma_in_use(m, ctx.options); !rdma.empty()) {
+            // A plugin that loads and fails is harmless once NCCL runs on its own IB.
+            f.severity = Severity::Info;
+            f.message += fmt::format("; harmless here: NCCL uses network {}", rdma);
+          }
         }
         break;
     }

@@ -85,3 +85,21 @@ TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
                         "load or initialize: NCCL falls back to its internal IB or Socket transport; this job did fall "
                         "back to network Socket ('Using network Socket') (1 WARN)");
 }
+
+TEST_CASE("a plugin that fails to initialise is a note once NCCL runs on its own IB (2.28)") {
+  auto m = model_from({
+      "gpu51:4100:4100 [0] NCCL INFO NET/Plugin: Loaded net plugin Libfabric (v10)",
+      "",
+      "[2026-03-04 09:12:41] gpu51:4100:4100 [0] int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):171 NCCL WARN "
+      "NET/OFI Couldn't open a fabric provider. RC: -61, ERROR: No data available",
+      "gpu51:4100:4100 [0] NCCL INFO Failed to initialize NET plugin Libfabric",
+      "gpu51:4100:4100 [0] NCCL INFO Assigned NET plugin IB to comm",
+      "gpu51:4100:4100 [0] NCCL INFO Using network IB",
+  });
+  auto f = run_rule<NcclWarning>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Info);
+  CHECK(f[0].message == "NET/OFI Couldn't open a fabric provider. RC: -61, ERROR: No data available on gpu51: a network "
+                        "plugin failed to load or initialize: NCCL falls back to its internal IB or Socket transport; "
+                        "harmless here: NCCL uses network IB (1 WARN)");
+}

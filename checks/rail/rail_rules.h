@@ -16,8 +16,9 @@ class RailSharedNic final : public Rule {
 
 class CrossRailTraffic final : public Rule {
  public:
-  static constexpr RuleInfo kInfo{"ND2101", "cross-rail-traffic", Severity::Info, Needs::Log,
-                                  "an inter-node link leaves through one NIC and arrives on a NIC of another rail"};
+  static constexpr RuleInfo kInfo{"ND2101", "cross-rail-traffic", Severity::Warning, Needs::Log,
+                                  "an inter-node link goes from one NIC to a NIC of another rail, and IB connections "
+                                  "of its hosts timed out"};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

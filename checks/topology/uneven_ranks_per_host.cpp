@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "checks/topology/topology_rules.h"
@@ -6,8 +8,31 @@
 
 namespace nd {
 
+namespace {
+
+// The job's whole communicator: the largest, over every host that holds a
+// rank of any communicator. Smaller ones (pipeline stages, ncclCommSplit by
+// colour, PyTorch subgroups) are uneven on purpose and cost nothing.
+bool is_world(const JobModel& m, const Communicator& comm, const std::set<uint32_t>& comm_hosts) {
+  uint32_t largest = 0;
+  std::set<uint32_t> hosts;
+  for (const auto& c : m.comms) {
+    if (c.synthetic) continue;
+    largest = std::max(largest, c.size());
+    for (const auto& r : c.ranks) {
+      if (r.host != kNoHost) hosts.insert(r.host);
+    }
+  }
+  return comm.size() == largest && comm_hosts == hosts;
+}
+
+}  // namespace
+
 // Only communicators whose every rank is placed on a host: a log that lacks
-// some ranks' lines says nothing about how many ranks those hosts ran.
+// some ranks' lines says nothing about how many ranks those hosts ran. Only
+// the job's whole communicator: there an uneven count is a launcher mistake
+// that leaves GPUs idle and costs NCCL its per-node send/recv schedule (init.cc
+// builds a flat one when nodes differ in local ranks).
 void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
   for (const auto& comm : m.comms) {
@@ -25,6 +50,9 @@ void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const 
       hi = std::max(hi, ranks.size());
     }
     if (lo == hi) continue;
+    std::set<uint32_t> comm_hosts;
+    for (const auto& [h, ranks] : per_host) comm_hosts.insert(h);
+    if (!is_world(m, comm, comm_hosts)) continue;
     std::vector<std::string> parts;
     std::vector<LineRef> lines;
     std::map<std::string, size_t> by_name;
@@ -33,8 +61,10 @@ void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const 
     for (const auto& [h, ranks] : per_host) {
       if (ranks.size() == lo || ranks.size() == hi) lines.push_back(comm.ranks[ranks.front()].init_line);
     }
-    Finding f = make_finding(kInfo, fmt::format("{} hosts hold between {} and {} ranks each ({})", per_host.size(), lo,
-                                                hi, fmt::join(parts, ", ")));
+    Finding f = make_finding(kInfo, fmt::format("{} hosts hold between {} and {} ranks each ({}) in the job's whole "
+                                                "communicator: usually a launcher mistake that leaves GPUs idle, and "
+                                                "NCCL drops its per-node send/recv schedule",
+                                                per_host.size(), lo, hi, fmt::join(parts, ", ")));
     f.comm = comm.key;
     for (const auto& [name, count] : by_name) f.hosts.push_back(name);
     f.evidence = evidence_of(m, lines, ctx.options.max_evidence);

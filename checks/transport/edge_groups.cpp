@@ -22,13 +22,11 @@ void for_each_edge(const JobModel& model, const std::function<void(const EdgeVie
   }
 }
 
-bool is_socket_network(std::string_view name) { return name == "Socket" || name.starts_with("Socket "); }
+bool is_socket_network(std::string_view name) { return net_family(name) == NetFamily::Socket; }
 
 bool is_rdma_network(std::string_view name, const CheckOptions& options) {
-  static constexpr std::string_view kRdmaPrefixes[] = {"IB", "AWS Libfabric", "Libfabric", "UCX", "RoCE"};
-  for (auto p : kRdmaPrefixes) {
-    if (name.starts_with(p) && name != "IB (stub)") return true;
-  }
+  NetFamily family = net_family(name);
+  if (family == NetFamily::Verbs || family == NetFamily::Libfabric) return true;
   return std::find(options.allowed_nets.begin(), options.allowed_nets.end(), name) != options.allowed_nets.end();
 }
 

@@ -26,7 +26,8 @@ struct EdgeView {
 
 void for_each_edge(const JobModel& model, const std::function<void(const EdgeView&)>& fn);
 
-// IB, IBext*, AWS Libfabric, UCX... plus --allow-net names.
+// The verbs and libfabric families of parsers/transport.h net_family() (IB,
+// IBext*, NCCL RDMA Plugin vN, UCX*, AWS Libfabric, Libfabric) plus --allow-net names.
 bool is_rdma_network(std::string_view net_name, const CheckOptions& options);
 bool is_socket_network(std::string_view net_name);
 

@@ -72,3 +72,72 @@ TEST_CASE("many socket host pairs collapse into one finding") {
         "node0 -> node9, node1 -> node2");
   CHECK(f[0].hosts.size() == 10);
 }
+
+TEST_CASE("a socket fallback cites its INFO-level cause: libibverbs missing (2.21.5)") {
+  auto m = model_from({
+      "node-17:4100:4100 [0] NCCL INFO NET/Plugin: No plugin found (libnccl-net.so)",
+      "node-17:4100:4100 [0] NCCL INFO Failed to open libibverbs.so[.1]",
+      "node-17:4100:4100 [0] NCCL INFO NET/Socket : Using [0]eth0:10.4.0.17<0>",
+      "node-17:4100:4100 [0] NCCL INFO Using network Socket",
+      "node-17:4100:4100 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
+      "node-18:4200:4200 [0] NCCL INFO ncclCommInitRank comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
+      "node-17:4100:4154 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
+      "node-17:4100:4154 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0",
+  });
+  auto f = run_rule<InterNodeSocket>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message ==
+        "rank 0 on node-17 <-> rank 1 on node-18, channel 00, via NET/Socket (2 connections); NCCL fell back to sockets "
+        "because libibverbs could not be loaded on node-17 ('Failed to open libibverbs.so[.1]'): rdma-core is missing "
+        "on the host or in the container, so NCCL's InfiniBand/RoCE transport cannot start; no external network "
+        "plugin was found on node-17 (libnccl-net.so)");
+  // The cause lines come first in the budget, then a link line.
+  REQUIRE(f[0].evidence.size() == 3);
+  CHECK(f[0].evidence[0].line == 1);
+  CHECK(f[0].evidence[1].text == "node-17:4100:4100 [0] NCCL INFO Failed to open libibverbs.so[.1]");
+  CHECK(f[0].evidence[2].line == 7);
+}
+
+TEST_CASE("socket fallback causes: no IB device (INFO), 2.28's IB init failure folded in, old WARN form (2.4.8)") {
+  auto no_device = model_from({
+      "a100-05:4100:4100 [0] NCCL INFO NET/IB : No device found.",
+      "a100-05:4100:4100 [0] NCCL INFO Failed to initialize NET plugin IB",
+      "a100-05:4100:4100 [0] NCCL INFO Using network Socket",
+      "a100-06:4200:4200 [0] NCCL INFO Using network Socket",
+  });
+  auto f = run_rule<InterNodeSocket>(no_device);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message ==
+        "NCCL chose network Socket on 2 hosts of a 2-host job ('Using network Socket'); the log has no inter-node "
+        "connection lines to show which links use it; NCCL fell back to sockets because NCCL's IB transport found no "
+        "usable RDMA device on a100-05 ('NET/IB : No device found.'): no HCA visible (in a container: "
+        "/dev/infiniband not mounted), no port ACTIVE, or NCCL_IB_HCA matches none");
+  CHECK(f[0].evidence.front().text == "a100-05:4100:4100 [0] NCCL INFO NET/IB : No device found.");
+  auto old = model_from({
+      "",
+      "node01:2771:2771 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+      "node01:2771:2771 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/Socket/0",
+      "node01:2771:2771 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 - Init COMPLETE",
+      "node02:2800:2800 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 - Init COMPLETE",
+  });
+  f = run_rule<InterNodeSocket>(old);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("because libibverbs could not be loaded on node01") != std::string::npos);
+  CHECK(f[0].evidence.front().line == 2);
+}
+
+TEST_CASE("before 2.28 a failed plugin says so only in its own WARN, which is then the cause (2.27.7, AWS)") {
+  auto m = model_from({
+      "ip-172-31-3-153:35113:35113 [0] NCCL INFO NET/Plugin: Loaded net plugin Libfabric (v10)",
+      "",
+      "[2026-01-02 10:24:27] ip-172-31-3-153:35113:35467 [0] int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):208 "
+      "NCCL WARN NET/OFI Failed to initialize sendrecv protocol",
+      "ip-172-31-3-153:35113:35467 [0] NCCL INFO Using network Socket",
+      "ip-172-31-9-20:41002:41002 [0] NCCL INFO Using network Socket",
+  });
+  auto f = run_rule<InterNodeSocket>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.ends_with("; NCCL fell back to sockets because the network plugin failed on ip-172-31-3-153 "
+                               "('NET/OFI Failed to initialize sendrecv protocol')"));
+  CHECK(f[0].evidence.front().line == 3);
+}

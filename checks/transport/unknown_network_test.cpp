@@ -20,8 +20,8 @@ TEST_CASE("an unknown network plugin is reported until --allow-net names it") {
   CHECK(run_rule<UnknownNetwork>(m, allow).empty());
 }
 
-TEST_CASE("IB, IBext_v8, AWS Libfabric and Socket are known") {
-  for (auto net : {"IB", "IBext_v8", "AWS Libfabric", "Socket"}) {
+TEST_CASE("IB, the HPC-X plugin by both its names, UCX, aws-ofi-nccl and Socket are known") {
+  for (auto net : {"IB", "IBext_v8", "NCCL RDMA Plugin v8", "UCX", "AWS Libfabric", "Libfabric", "Socket"}) {
     std::string line = std::string("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/") + net + "/0";
     auto m = model_from({
         line,

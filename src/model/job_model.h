@@ -216,6 +216,19 @@ struct HostNets {
   LineRef line;
 };
 
+// One line about which networks NCCL could set up (parsers/events.h NetNote),
+// from an INFO or a WARN; one per (host, note, name, status), first line kept.
+struct NetNoteRecord {
+  NetNote note = NetNote::PluginNotFound;
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  std::string name;
+  int version = -1;
+  int status = -1;
+  std::string call;
+  LineRef line;
+};
+
 struct InputCounters {
   uint64_t lines = 0;
   uint64_t nccl_lines = 0;
@@ -243,6 +256,7 @@ struct JobModel {
   std::map<std::string, std::vector<Observation>> using_network;   // authoritative choice
   std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
   std::vector<HostNets> host_nets;    // parsed `NET/<name> : Using` device lists, by host
+  std::vector<NetNoteRecord> net_notes;  // plugin, verbs and IB-at-work lines, in log order
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
   std::vector<BindingRecord> bindings;           // launcher binding reports

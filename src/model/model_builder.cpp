@@ -8,6 +8,7 @@
 
 #include "parsers/envelope.h"
 #include "parsers/fast_shapes.h"
+#include "parsers/net_notes.h"
 #include "parsers/nccl_prefix.h"
 #include "src/util/text.h"
 
@@ -520,6 +521,15 @@ void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef 
   model_.host_nets.push_back(std::move(nets));
 }
 
+void ModelBuilder::add_net_note(uint32_t host, uint64_t pid, const NetNoteEvent& e, LineRef ref, std::string_view raw) {
+  if (model_.net_notes.size() >= 100000) return;
+  std::string name = valid_utf8(e.name.substr(0, 512));
+  std::string call = valid_utf8(e.call);
+  if (!net_note_keys_.emplace(host, static_cast<int>(e.note), name, e.status, call).second) return;
+  remember_text(0, ref, raw);
+  model_.net_notes.push_back({e.note, host, pid, std::move(name), e.version, e.status, std::move(call), ref});
+}
+
 void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
   auto& c = model_.counters;
   uint32_t host = resolve_host(h.host, spliced);
@@ -633,7 +643,11 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
             remember_text(0, ref, raw);
             model_.env.push_back({std::string(e.name), valid_utf8(e.value), host, ref});
           }
+        } else if constexpr (std::is_same_v<T, NetNoteEvent>) {
+          add_net_note(host, h.pid, e, ref, raw);
         } else if constexpr (std::is_same_v<T, WarnEvent>) {
+          // WARNs rarely come in floods that matter, so each gets a look.
+          if (auto note = parse_net_note(e.message, true)) add_net_note(host, h.pid, *note, ref, raw);
           if (model_.warnings.size() < JobModel::kMaxWarnings) {
             remember_text(0, ref, raw);
             model_.warnings.push_back({host, h.pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});

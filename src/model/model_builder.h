@@ -182,6 +182,7 @@ class ModelBuilder {
   uint16_t intern_transport(std::string_view text);
   void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
   void add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref);
+  void add_net_note(uint32_t host, uint64_t pid, const NetNoteEvent& e, LineRef ref, std::string_view raw);
   void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
                uint32_t host, uint64_t pid, LineRef ref);
 
@@ -203,6 +204,7 @@ class ModelBuilder {
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
+  std::set<std::tuple<uint32_t, int, std::string, int, std::string>> net_note_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
   bool expect_last_error_ = false;
   std::string scratch_;  // for the applying side

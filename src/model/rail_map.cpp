@@ -12,7 +12,8 @@ namespace nd {
 
 const HostNets* listed_nets(const JobModel& model, uint32_t host, const std::string& net_name) {
   if (const HostNets* n = model.nets_of(host, net_name)) return n;
-  if (net_name.starts_with("IB")) return model.nets_of(host, "IB");
+  // The verbs plugins (IBext_v8, `NCCL RDMA Plugin v8`) print NCCL's `NET/IB : Using` list.
+  if (net_family(net_name) == NetFamily::Verbs) return model.nets_of(host, "IB");
   return nullptr;
 }
 

@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "checks/config/nccl_releases.h"
 #include "checks/transport/edge_groups.h"
+#include "src/model/networks.h"
 #include "src/model/ring_graph.h"
 
 namespace nd {
@@ -78,7 +80,10 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   std::sort(s.nccl_versions.begin(), s.nccl_versions.end(), version_less);
   for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
 
-  std::set<std::string> intra, inter;
+  std::set<std::string> intra, inter, families;
+  // A family is asked per edge, answered per (host, transport): millions of
+  // edges, a few thousand answers.
+  std::set<std::pair<uint32_t, uint16_t>> named;
   size_t net_edges = 0, gdr_edges = 0;
   for_each_edge(model, [&](const EdgeView& e) {
     bool is_net = e.transport.family == TransportFamily::NET;
@@ -88,6 +93,12 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
       }
     } else if (is_net) {
       inter.insert(e.transport.net_name);
+      // The side that printed the transport names the device in its own list.
+      bool sent = e.edge.send_transport != kNoTransport;
+      uint32_t host = e.comm.host_of(sent ? e.edge.sender : e.edge.receiver);
+      if (named.emplace(host, e.edge.transport()).second) {
+        families.insert(network_family(model, host, e.transport.net_name, e.transport.net_dev));
+      }
     }
     if (is_net && e.locality != Locality::Intra) {
       ++net_edges;
@@ -97,6 +108,21 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
   if (model.max_nvls_channels > 0 || model.nvls_connected) intra.insert("NVLS");
   s.intra.assign(intra.begin(), intra.end());
   s.inter.assign(inter.begin(), inter.end());
+  if (!families.empty()) {
+    s.inter_from = "connections";
+  } else if (s.hosts >= 2) {
+    // 2.22+ connects at the first collective, so an excerpt often ends before
+    // any connection line: then NCCL's own choice names the network, and
+    // failing that, WARNs from IB at work.
+    for (const auto& c : chosen_networks(model)) families.insert(network_family(model, c.host, c.name));
+    if (!families.empty()) {
+      s.inter_from = "network";
+    } else {
+      for (const auto& c : ib_at_work(model)) families.insert(network_family(model, c.host, c.name));
+      if (!families.empty()) s.inter_from = "warnings";
+    }
+  }
+  s.inter_families.assign(families.begin(), families.end());
   s.gdr = net_edges == 0 ? "na" : gdr_edges == net_edges ? "yes" : gdr_edges == 0 ? "no" : "mixed";
 
   Coverage& cov = s.coverage;
@@ -159,13 +185,27 @@ std::optional<Gap> no_connection_lines(const GapInput& in) {
   // any Init COMPLETE is the head of a log, whatever the subsystems were.
   bool completed = false, in_init = false;
   for (const auto& comm : in.model.comms) {
-    for (const auto& r : comm.ranks) completed |= r.init_completed;
+    for (const auto& r : comm.ranks) {
+      completed |= r.init_completed;
+      in_init |= r.init_started;
+    }
   }
-  for (const auto& p : in.model.processes) in_init |= p.init_phase;
+  // Before 2.18.3 no Init START: init-phase lines stand for it.
+  auto newest = parse_nccl_version(in.newest);
+  if (!newest || *newest < NcclVersion{2, 18, 3}) {
+    for (const auto& p : in.model.processes) in_init |= p.init_phase;
+  }
   if (!completed && in_init) {
     return Gap{"the log has no connection lines: it ends during communicator init, before NCCL printed them "
                "(an excerpt?)",
                "the job's output past its `Init COMPLETE` lines (with NCCL 2.22+, past its first collective)"};
+  }
+  bool init_phase = false;
+  for (const auto& p : in.model.processes) init_phase |= p.init_phase;
+  if (in.c.init_lines == 0 && init_phase) {
+    return Gap{"the log has no Init and no connection lines, though it has other lines of NCCL's init (network, "
+               "rings): an excerpt, or lines picked out by grep?",
+               "the job's whole output"};
   }
   if (in.c.init_lines == 0) {
     return Gap{"the log has no INIT lines: no communicator setup and no connection lines "

@@ -49,7 +49,13 @@ struct JobSummary {
   size_t communicators = 0;
   std::vector<std::string> nccl_versions;
   std::vector<std::string> intra;  // P2P, SHM, NET, NVLS
-  std::vector<std::string> inter;  // IB, Socket, IBext_v8, AWS Libfabric
+  std::vector<std::string> inter;  // IB, Socket, IBext_v8, AWS Libfabric: names on inter-node links
+  // The same networks by family (IB, RoCE, EFA, Libfabric, Socket, else the
+  // name), and what says so: "connections" (inter-node connection lines),
+  // "network" (`Using network`, `Assigned NET plugin` of a multi-host job
+  // without such lines), "warnings" (IB WARNs only), "none".
+  std::vector<std::string> inter_families;
+  std::string inter_from = "none";
   std::vector<std::string> networks;  // from `Using network`
   std::string gdr = "na";           // yes, no, mixed, na
   std::vector<CommSummary> comms;

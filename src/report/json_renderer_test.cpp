@@ -34,6 +34,8 @@ TEST_CASE("JSON report has the documented shape") {
   CHECK(j["summary"]["nccl_versions"] == json::array({"2.19.3"}));
   CHECK(j["summary"]["transports"]["intra"] == json::array({"P2P"}));
   CHECK(j["summary"]["transports"]["inter"] == json::array({"IB"}));
+  CHECK(j["summary"]["transports"]["inter_families"] == json::array());
+  CHECK(j["summary"]["transports"]["inter_from"] == "none");
   CHECK(j["summary"]["gdr"] == "no");
   const auto& jf = j["findings"][0];
   CHECK(jf["id"] == "ND3004");

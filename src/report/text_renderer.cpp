@@ -35,6 +35,17 @@ std::string coverage_text(const Coverage& c) {
                      fmt::format("channel{} {}", channels.size() == 1 ? "" : "s", format_ranges(channels, 2)));
 }
 
+// `RoCE (IBext_v8)`: the family, then the names NCCL printed where they differ;
+// without connection lines, what the family was read from.
+std::string inter_node(const JobSummary& s) {
+  if (s.inter_families.empty()) return list_or(s.inter, "none seen");
+  std::string out = list_or(s.inter_families, "");
+  if (s.inter_from == "network") return out + " (NCCL's choice; no inter-node connection lines)";
+  if (s.inter_from == "warnings") return out + " (from IB WARNs; no inter-node connection lines)";
+  if (!s.inter.empty() && s.inter != s.inter_families) out += fmt::format(" ({})", fmt::join(s.inter, ", "));
+  return out;
+}
+
 }  // namespace
 
 std::string render_finding(const Finding& f, const TextStyle& style) {
@@ -59,7 +70,7 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   out += fmt::format("job: {}, {}, {}; NCCL {}\n", plural(s.hosts, "host"), plural(s.ranks, "rank"),
                      plural(s.communicators, "communicator"), list_or(s.nccl_versions, "version unknown"));
   out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
-                     list_or(s.inter, "none seen"), s.gdr);
+                     inter_node(s), s.gdr);
   out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
                      s.counters.nccl_lines, s.counters.unknown_lines);
   for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));

@@ -66,3 +66,23 @@ TEST_CASE("warnings without a failure read WARN, not PASS") {
   std::string text = render_text(r, TextStyle{false});
   CHECK(text.substr(text.rfind("verdict:")) == "verdict: WARN (0 errors, 1 warning, 0 notes)\n");
 }
+
+TEST_CASE("text report: the inter-node family, with the name NCCL printed where it differs") {
+  CheckReport r = sample();
+  r.findings.clear();
+  r.summary.inter = {"IBext_v8"};
+  r.summary.inter_families = {"RoCE"};
+  r.summary.inter_from = "connections";
+  CHECK(render_text(r, TextStyle{false}).find("transports: intra-node P2P; inter-node RoCE (IBext_v8); GPUDirect RDMA no\n") !=
+        std::string::npos);
+  r.summary.inter = {"IB"};
+  r.summary.inter_families = {"IB"};
+  CHECK(render_text(r, TextStyle{false}).find("; inter-node IB; ") != std::string::npos);
+  r.summary.inter.clear();
+  r.summary.inter_from = "network";
+  CHECK(render_text(r, TextStyle{false}).find("; inter-node IB (NCCL's choice; no inter-node connection lines); ") !=
+        std::string::npos);
+  r.summary.inter_from = "warnings";
+  CHECK(render_text(r, TextStyle{false}).find("; inter-node IB (from IB WARNs; no inter-node connection lines); ") !=
+        std::string::npos);
+}
