@@ -36,7 +36,7 @@ json report_json(const CheckReport& r) {
   for (const auto& f : r.findings) findings.push_back(finding_json(f));
   json gaps = json::array();
   for (const auto& g : r.gaps) gaps.push_back({{"reason", g.reason}, {"rerun", g.rerun}});
-  return {
+  json out = {
       {"schema", kCheckSchema},
       {"verdict", verdict_name(r.verdict)},
       {"summary",
@@ -56,6 +56,9 @@ json report_json(const CheckReport& r) {
       {"inconclusive", gaps},
       {"input_errors", r.input_errors},
   };
+  // Present when some lines name no host, like `communicator` in a finding.
+  if (s.host_unknown_processes > 0) out["summary"]["host_unknown_processes"] = s.host_unknown_processes;
+  return out;
 }
 
 std::string render_json(const CheckReport& report) {

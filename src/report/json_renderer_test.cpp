@@ -35,6 +35,9 @@ TEST_CASE("JSON report has the documented shape") {
   CHECK(j["summary"]["transports"]["intra"] == json::array({"P2P"}));
   CHECK(j["summary"]["transports"]["inter"] == json::array({"IB"}));
   CHECK(j["summary"]["gdr"] == "no");
+  CHECK_FALSE(j["summary"].contains("host_unknown_processes"));
+  r.summary.host_unknown_processes = 3;
+  CHECK(json::parse(render_json(r))["summary"]["host_unknown_processes"] == 3);
   const auto& jf = j["findings"][0];
   CHECK(jf["id"] == "ND3004");
   CHECK(jf["slug"] == "no-gpudirect-rdma");

@@ -26,6 +26,16 @@ std::string list_or(const std::vector<std::string>& items, const char* none) {
 
 std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
+// "2 hosts"; "host unknown" when no line names one; "1 host, name unknown"
+// when only NCCL's node count tells.
+std::string hosts_text(const JobSummary& s) {
+  if (s.host_unknown_processes == 0) return plural(s.hosts, "host");
+  if (s.named_hosts == 0) {
+    return s.hosts == 0 ? std::string("host unknown") : fmt::format("{}, {} unknown", plural(s.hosts, "host"), s.hosts == 1 ? "name" : "names");
+  }
+  return fmt::format("{} and lines whose host is unknown", plural(s.hosts, "host"));
+}
+
 }  // namespace
 
 std::string render_finding(const Finding& f, const TextStyle& style) {
@@ -47,7 +57,7 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
 std::string render_text(const CheckReport& report, const TextStyle& style) {
   const JobSummary& s = report.summary;
   std::string out;
-  out += fmt::format("job: {}, {}, {}; NCCL {}\n", plural(s.hosts, "host"), plural(s.ranks, "rank"),
+  out += fmt::format("job: {}, {}, {}; NCCL {}\n", hosts_text(s), plural(s.ranks, "rank"),
                      plural(s.communicators, "communicator"), list_or(s.nccl_versions, "version unknown"));
   out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
                      list_or(s.inter, "none seen"), s.gdr);
