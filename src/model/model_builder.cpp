@@ -295,6 +295,17 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out, bool try_c
   }
 }
 
+namespace {
+
+// The launcher's host of a pdsh/clush line, as NCCL would print it: cut at
+// the first dot, unless it is an IPv4 address.
+std::string_view launcher_host_name(std::string_view host) {
+  bool ip = host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return ip ? host : host.substr(0, host.find('.'));
+}
+
+}  // namespace
+
 void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed) {
   auto& c = model_.counters;
   c.lines += parsed.lines;
@@ -339,8 +350,8 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
         break;
       case ParsedLines::Kind::Banner: {
         const auto& v = std::get<VersionEvent>(item.event);
-        std::string_view launcher_host = item.header.host;
-        uint32_t host = launcher_host.empty() ? kNoHost : resolve_host(launcher_host, false);
+        std::string_view launcher_host = launcher_host_name(item.header.host);
+        uint32_t host = launcher_host.empty() || is_placeholder_host(launcher_host) ? kNoHost : resolve_host(launcher_host, false);
         observe(model_.versions, v.version, host, 0, ref);
         if (!v.cuda.empty()) observe(model_.cuda_versions, v.cuda, host, 0, ref);
         remember_text(0, ref, item.raw);
@@ -536,16 +547,6 @@ uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* a
   return model_.hosts.intern(host);
 }
 
-namespace {
-
-// The launcher's host of a pdsh/clush line, as NCCL would print it: cut at
-// the first dot, unless it is an IPv4 address.
-std::string_view launcher_host_name(std::string_view host) {
-  bool ip = host.find_first_not_of("0123456789.") == std::string_view::npos;
-  return ip ? host : host.substr(0, host.find('.'));
-}
-
-}  // namespace
 
 ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& item, bool message) {
   const NcclHeader& h = item.header;
@@ -796,7 +797,10 @@ void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const I
     } else {
       // No commId before 2.16: the k-th communicator of every process is taken
       // to be the same one (§4.6 of the format notes).
-      uint32_t seq = p.completes_per_dev[h.dev]++;
+      // Lines without a pid share a process per device across hosts: there
+      // each rank counts its own communicators.
+      int counter = is_synthetic_pid(p.pid) ? -2 - static_cast<int>(ev.rank) : h.dev;
+      uint32_t seq = p.completes_per_dev[counter]++;
       key = fmt::format("#{}/{}", seq, ev.nranks);
     }
     size_t comm = find_or_add_comm(key, ev.comm_id, ev.nranks);

@@ -164,7 +164,7 @@ class ModelBuilder {
     std::vector<CommSlot> slots;
     std::vector<Pending> pending;
     bool saw_start = false;
-    std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
+    std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId (by rank when the pid is synthetic)
     LineRef first_line;
     LineRef last_line;
     uint64_t lines = 0;

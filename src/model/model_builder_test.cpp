@@ -296,3 +296,18 @@ TEST_CASE("a first line that lost its first characters in the copy is the longer
   });
   CHECK(m.hosts.names() == std::vector<std::string>{"gpu01", "pu02", "gpu02"});
 }
+
+TEST_CASE("2.4.8 without commId: header-less lines of two hosts still make one communicator") {
+  // Device 0 of both hosts falls into one made-up process; each rank counts
+  // its own communicators.
+  auto m = model_from({
+      "[0] NCCL INFO Ring 00 : 0 1 2 3",
+      "[0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 4 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "[1] NCCL INFO comm 0x55d7869cff50 rank 1 nranks 4 cudaDev 1 nvmlDev 1 - Init COMPLETE",
+      "[0] NCCL INFO comm 0x55d7869d0f50 rank 2 nranks 4 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "[1] NCCL INFO comm 0x55d7869d1f50 rank 3 nranks 4 cudaDev 1 nvmlDev 1 - Init COMPLETE",
+  });
+  REQUIRE(m.comms.size() == 1);
+  CHECK(m.comms[0].key == "#0/4");
+  for (uint32_t r = 0; r < 4; ++r) CHECK(m.comms[0].ranks[r].init_completed);
+}
