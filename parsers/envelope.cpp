@@ -105,13 +105,40 @@ size_t match_ompi_tag(std::string_view s, std::optional<uint32_t>& rank) {
   return 0;
 }
 
-// Hydra `-prepend-rank` / viewer line numbers: `[12] `.
+// What follows the device bracket of a line that lost its `host:pid:tid`:
+// `NCCL INFO ...`, or a WARN's source location `misc/socket.cc:42 NCCL WARN`.
+bool follows_device(std::string_view rest) {
+  for (std::string_view level : {"NCCL INFO", "NCCL WARN", "NCCL TRACE", "NCCL ABORT", "NCCL CALL"}) {
+    if (rest.starts_with(level) && (rest.size() == level.size() || rest[level.size()] == ' ')) return true;
+  }
+  std::string_view word = rest.substr(0, rest.find(' '));
+  size_t colon = word.rfind(':');
+  return colon != std::string_view::npos && colon + 1 < word.size() && digits_at(word, colon + 1) == word.size() - colon - 1 &&
+         word.substr(0, colon).find('.') != std::string_view::npos;
+}
+
+// Hydra `-prepend-rank` / viewer line numbers: `[12] `. Not the device of
+// a header-less `[0] NCCL INFO ...`.
 size_t match_hydra(std::string_view s, std::optional<uint32_t>& rank) {
   if (s.size() < 4 || s[0] != '[') return 0;
   size_t n = digits_at(s, 1);
   if (n == 0 || n > 9 || s.size() < n + 3 || s[1 + n] != ']' || s[2 + n] != ' ') return 0;
+  if (follows_device(s.substr(n + 3))) return 0;
   rank = parse_u32(s.substr(1, n));
   return n + 3;
+}
+
+// What pastes put before a line: a Markdown quote `> `, a Databricks
+// notebook export's `# MAGIC `, indentation.
+size_t match_decoration(std::string_view s) {
+  if (s[0] == '>') return s.size() > 1 && s[1] == ' ' ? 2 : 1;
+  if (s[0] == '#') {
+    if (!starts_with_at(s, 0, "# MAGIC")) return 0;
+    return s.size() > 7 && s[7] == ' ' ? 8 : 7;
+  }
+  size_t p = 0;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '\t')) ++p;
+  return p;
 }
 
 // srun --label: right-aligned ` 3: `, heterogeneous `P1 3: `.
@@ -217,14 +244,18 @@ Envelope strip_envelope(std::string_view line) {
   for (int round = 0; round < 16 && !s.empty(); ++round) {
     size_t n = 0;
     std::optional<uint32_t> rank;
-    // Every prefix starts with a digit, '[', '<', '(', ' ' or a host-name
-    // character: most lines are decided on their first byte.
+    // Every prefix starts with a digit, '[', '<', '(', ' ', a host-name
+    // character or a decoration ('>', '#', tab): most lines are decided on
+    // their first byte.
     char first = s.front();
     if (!is_digit(first) && !is_upper(first) && !is_lower(first) && first != '[' && first != '<' &&
-        first != '(' && first != ' ' && first != '-' && first != '_' && first != '.') {
+        first != '(' && first != ' ' && first != '-' && first != '_' && first != '.' && first != '>' &&
+        first != '#' && first != '\t') {
       break;
     }
-    if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
+    if (first == '>' || first == '#' || first == '\t') {
+      if (!(n = match_decoration(s))) break;
+    } else if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
       // A host name: only pdsh/clush starts so (the matchers below need
       // a digit, an upper-case letter or punctuation first).
       env.launcher = Launcher::Pdsh;
@@ -247,10 +278,14 @@ Envelope strip_envelope(std::string_view line) {
       env.launcher = Launcher::Slurm;
     } else if ((n = match_pdsh(s, env.launcher_host))) {
       env.launcher = Launcher::Pdsh;
+    } else if (first == ' ' && (n = match_decoration(s))) {
     } else {
       break;
     }
-    if (rank) env.launcher_rank = rank;
+    if (rank) {
+      env.launcher_rank = rank;
+      env.rank_from = env.launcher;
+    }
     s.remove_prefix(n);
   }
   env.payload = s;

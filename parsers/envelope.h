@@ -1,7 +1,8 @@
 #pragma once
 // Strips what launchers and log collectors put in front of a program's line:
 // control bytes, ISO/CRI timestamps, Open MPI 4/5 tags, srun labels, Hydra
-// ranks, torchrun and PyTorch rank prefixes, Ray actors, pdsh host names.
+// ranks, torchrun and PyTorch rank prefixes, Ray actors, pdsh host names, and
+// what pastes add: Markdown quotes, notebook `# MAGIC `, indentation.
 
 #include <cstdint>
 #include <optional>
@@ -18,6 +19,7 @@ struct Envelope {
   std::string_view payload;  // the line without any recognised prefix
   Launcher launcher = Launcher::None;  // innermost launcher prefix seen
   std::optional<uint32_t> launcher_rank;
+  Launcher rank_from = Launcher::None;  // the prefix that gave launcher_rank
   std::string_view launcher_host;  // pdsh/clush host
   size_t prefix_length = 0;  // bytes removed from the (cleaned) line
 };

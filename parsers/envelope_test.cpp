@@ -86,3 +86,52 @@ TEST_CASE("a line that is only a prefix leaves an empty payload") {
   CHECK(e.payload.empty());
   CHECK(e.prefix_length == 14);
 }
+
+TEST_CASE("what pastes put in front: quotes, notebook exports, indentation") {
+  auto e = strip_envelope("> gpu01:2771:2771 [0] NCCL INFO Using network IB");
+  CHECK(e.payload == kLine);
+  e = strip_envelope(">> > [0] NCCL INFO Using network IB");
+  CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  e = strip_envelope("# MAGIC [0] NCCL INFO Using network IB");
+  CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  e = strip_envelope("\t    gpu01:2771:2771 [0] NCCL INFO Using network IB");
+  CHECK(e.payload == kLine);
+  CHECK(e.launcher == Launcher::None);
+  // Only the notebook marker: other `#` lines (nccl-tests output) stay whole.
+  e = strip_envelope("#  Rank  0 Group  0 Pid 1789224 on gpu01 device  0 [0000:18:00] NVIDIA H100");
+  CHECK(e.prefix_length == 0);
+}
+
+TEST_CASE("the device of a line without host:pid:tid is no Hydra rank") {
+  auto e = strip_envelope("[0] NCCL INFO Using network IB");
+  CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  CHECK(e.launcher == Launcher::None);
+  e = strip_envelope("[3] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.1.0.11<36945> failed");
+  CHECK(e.prefix_length == 0);
+  e = strip_envelope("[12] [0] NCCL INFO Using network IB");
+  CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  CHECK(e.launcher == Launcher::Hydra);
+  CHECK(e.launcher_rank == 12u);
+  // The 2.19.3 banner has no device: `[0] ` before it is Hydra's.
+  e = strip_envelope("[0] NCCL version 2.19.3+cuda12.3");
+  CHECK(e.payload == "NCCL version 2.19.3+cuda12.3");
+}
+
+TEST_CASE("a launcher's rank and host before a line without host:pid:tid") {
+  auto e = strip_envelope(" 3: [1] NCCL INFO Using network IB");
+  CHECK(e.payload == "[1] NCCL INFO Using network IB");
+  CHECK(e.launcher_rank == 3u);
+  CHECK(e.rank_from == Launcher::Slurm);
+  e = strip_envelope("[1,5]<stdout>:NCCL INFO Using network IB");
+  CHECK(e.payload == "NCCL INFO Using network IB");
+  CHECK(e.rank_from == Launcher::OpenMpi);
+  e = strip_envelope("gpu07: [0] NCCL INFO Using network IB");
+  CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  CHECK(e.launcher_host == "gpu07");
+  // The rank stays with the prefix that gave it, whatever comes inside.
+  e = strip_envelope("[1,3]<stdout>:gpu07: [2] NCCL INFO Using network IB");
+  CHECK(e.launcher == Launcher::Pdsh);
+  CHECK(e.rank_from == Launcher::OpenMpi);
+  CHECK(e.launcher_rank == 3u);
+  CHECK(e.launcher_host == "gpu07");
+}

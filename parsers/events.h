@@ -19,9 +19,19 @@ struct LineRef {
 
 enum class Level : uint8_t { Info, Warn, Trace, Call, Abort, Version };
 
+// How much of `host:pid:tid` a header holds. Pastes anonymise the host
+// (`<cluster_name>`, `xxx`, `node-X`) or lose the whole prefix (` [0] NCCL
+// INFO ...` in notebooks and quoted excerpts); such lines still count.
+enum class HostForm : uint8_t {
+  Named,        // a host name as NCCL printed it
+  Placeholder,  // `host:pid:tid` with a stand-in for the host: pid and tid are real
+  Absent,       // no `host:pid:tid` at all: host, pid and tid unknown
+};
+
 // The `host:pid:tid [dev] [loc] NCCL LEVEL` header of one NCCL line.
 struct NcclHeader {
-  std::string_view host;
+  std::string_view host;  // empty when Absent; the stand-in text when Placeholder
+  HostForm host_form = HostForm::Named;
   uint64_t pid = 0;
   uint64_t tid = 0;
   int dev = -1;  // -1 when absent (CALL lines)

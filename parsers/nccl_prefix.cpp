@@ -1,5 +1,6 @@
 #include "parsers/nccl_prefix.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -67,6 +68,38 @@ size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optio
   return dev_optional ? p : 0;
 }
 
+// `12:34:56 [0] NCCL INFO ...`: a time of day before a header-less line, not
+// host "12" with pid 34 and tid 56. Hosts of one or two digits with a pid and
+// a tid of two digits under 60 are far rarer than clock times.
+bool is_clock_time(std::string_view s, size_t host_start, size_t colon) {
+  size_t n = colon - host_start;
+  if (n > 2 || colon + 6 >= s.size() || s[colon + 3] != ':' || s[colon + 6] != ' ') return false;
+  for (size_t i : {host_start, host_start + n - 1, colon + 1, colon + 2, colon + 4, colon + 5}) {
+    if (!is_digit(s[i])) return false;
+  }
+  auto two = [&](size_t at) { return (s[at] - '0') * 10 + (s[at + 1] - '0'); };
+  int hours = n == 2 ? two(host_start) : s[host_start] - '0';
+  return hours <= 24 && two(colon + 1) <= 59 && two(colon + 4) <= 60;
+}
+
+// Where a bracketed stand-in host (`<cluster_name>`, `[hostname]`, `{host}`)
+// ending just before `colon` opens; npos when it is none.
+size_t bracketed_host_start(std::string_view s, size_t from, size_t colon) {
+  char close = s[colon - 1];
+  char open = close == '>' ? '<' : close == ']' ? '[' : close == '}' ? '{' : 0;
+  if (open == 0 || colon < from + 3) return std::string_view::npos;
+  for (size_t i = colon - 2; i >= from && colon - i <= 64; --i) {
+    char c = s[i];
+    if (c == open) return i + 2 < colon ? i : std::string_view::npos;
+    if (c == ' ' || c == '\t' || c == ':' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' ||
+        c == '}') {
+      return std::string_view::npos;
+    }
+    if (i == 0) break;
+  }
+  return std::string_view::npos;
+}
+
 // Finds the header that ends at `nccl_pos` (the space before "NCCL").
 bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level, NcclHeader& out) {
   // The last `host:pid:tid [dev] ` before the level word wins: earlier ones
@@ -78,16 +111,25 @@ bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level
     if (!hit) break;
     size_t colon = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
     pos = colon + 1;
-    if (colon == from || ends_host(s[colon - 1])) continue;
+    if (colon == from) continue;
+    bool bracketed = ends_host(s[colon - 1]);
+    size_t bracket_start = bracketed ? bracketed_host_start(s, from, colon) : 0;
+    if (bracket_start == std::string_view::npos) continue;
     NcclHeader h;
     size_t end = match_ids(s, colon, h, level == Level::Call);
     if (end == 0 || end > nccl_pos + 1) continue;
     bool needs_location = level == Level::Warn || level == Level::Trace;
     if (end != nccl_pos + 1 && !needs_location) continue;
     size_t host_start = colon;
-    while (host_start > from && !ends_host(s[host_start - 1]) && s[host_start - 1] != ':') --host_start;
-    if (host_start == colon) continue;
+    if (bracketed) {
+      host_start = bracket_start;
+    } else {
+      while (host_start > from && !ends_host(s[host_start - 1]) && s[host_start - 1] != ':') --host_start;
+      if (host_start == colon) continue;
+    }
+    if (is_clock_time(s, host_start, colon)) continue;
     h.host = s.substr(host_start, colon - host_start);
+    h.host_form = is_placeholder_host(h.host) ? HostForm::Placeholder : HostForm::Named;
     h.column = host_start;
     h.location = end < nccl_pos ? s.substr(end, nccl_pos - end) : std::string_view{};
     h.level = level;
@@ -100,7 +142,124 @@ bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level
   return found;
 }
 
+// A time stamp that may stand before a header-less line: NCCL 2.26+'s
+// `[2026-01-02 10:24:27] ` (any bracketed date and time), `2026-01-02
+// 10:24:27,123 ` or `10:24:27.123 `. Returns its length with the space, 0
+// when none.
+size_t timestamp_length(std::string_view s) {
+  auto time_char = [](char c) { return is_digit(c) || c == '-' || c == ':' || c == '.' || c == ',' || c == '/'; };
+  size_t p = 0;
+  if (!s.empty() && s[0] == '[') {
+    size_t q = 1;
+    while (q < s.size() && q < 48 && (time_char(s[q]) || s[q] == ' ' || s[q] == 'T')) ++q;
+    if (q + 1 >= s.size() || s[q] != ']' || s[q + 1] != ' ') return 0;
+    std::string_view inside = s.substr(1, q - 1);
+    return inside.find(':') != std::string_view::npos && std::count_if(inside.begin(), inside.end(), is_digit) >= 4
+               ? q + 2
+               : 0;
+  }
+  // An optional date, then hh:mm:ss with an optional fraction.
+  if (s.size() > 11 && is_digit(s[0]) && s[4] == '-' && s[7] == '-' && (s[10] == ' ' || s[10] == 'T')) p = 11;
+  if (s.size() < p + 9 || !is_digit(s[p]) || !is_digit(s[p + 1]) || s[p + 2] != ':' || !is_digit(s[p + 3]) ||
+      !is_digit(s[p + 4]) || s[p + 5] != ':' || !is_digit(s[p + 6]) || !is_digit(s[p + 7])) {
+    return 0;
+  }
+  p += 8;
+  if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+    ++p;
+    while (p < s.size() && is_digit(s[p])) ++p;
+  }
+  return p < s.size() && s[p] == ' ' ? p + 1 : 0;
+}
+
+// `misc/socket.cc:42`, `init.cc:1234`, `transport/net_ib/p2p.cc:688 (func)`:
+// the first word is a source file and line.
+bool starts_with_source_location(std::string_view loc) {
+  std::string_view word = loc.substr(0, loc.find(' '));
+  size_t colon = word.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == word.size()) return false;
+  for (size_t i = colon + 1; i < word.size(); ++i) {
+    if (!is_digit(word[i])) return false;
+  }
+  return word.substr(0, colon).find('.') != std::string_view::npos;
+}
+
+const LevelWord* level_at(std::string_view s, size_t at) {
+  std::string_view after = s.substr(at);
+  for (const auto& lw : kLevels) {
+    if (after.starts_with(lw.text) && (after.size() == lw.text.size() || after[lw.text.size()] == ' ')) return &lw;
+  }
+  return nullptr;
+}
+
+// A line that lost its `host:pid:tid`: `[0] NCCL INFO msg`, `NCCL INFO msg`,
+// `[3] misc/socket.cc:42 NCCL WARN msg`, at the start of what the envelope
+// left (after an optional time stamp). Anywhere else in a line, `NCCL INFO`
+// is ordinary text. A WARN or TRACE needs its device or its source location,
+// so that prose such as "NCCL WARN lines appear" is not taken for one.
+bool bare_header(std::string_view s, NcclHeader& h) {
+  size_t p = timestamp_length(s);
+  h = NcclHeader{};
+  h.host_form = HostForm::Absent;
+  h.column = p;
+  bool has_dev = false;
+  if (p < s.size() && s[p] == '[') {
+    size_t q = p + 1;
+    if (q < s.size() && s[q] == '-') ++q;
+    size_t dstart = q;
+    while (q < s.size() && is_digit(s[q])) ++q;
+    if (q == dstart || q - dstart >= 9 || q + 1 >= s.size() || s[q] != ']' || s[q + 1] != ' ') return false;
+    int dev = static_cast<int>(*digits_value(s, dstart, q));
+    h.dev = s[p + 1] == '-' ? -dev : dev;
+    has_dev = true;
+    p = q + 2;
+  }
+  size_t word;
+  if (s.substr(p).starts_with("NCCL ")) {
+    word = p + 5;
+  } else {
+    size_t nccl = find_nccl_word(s, p);
+    if (nccl == std::string_view::npos || nccl == p) return false;
+    word = nccl + 6;
+    h.location = s.substr(p, nccl - p);
+  }
+  const LevelWord* lw = level_at(s, word);
+  if (!lw) return false;
+  bool warn = lw->level == Level::Warn || lw->level == Level::Trace;
+  if (!h.location.empty() && !warn) return false;
+  if (warn && !has_dev && !starts_with_source_location(h.location)) return false;
+  h.level = lw->level;
+  h.payload = s.substr(std::min(s.size(), word + lw->text.size() + 1));
+  return true;
+}
+
 }  // namespace
+
+bool is_placeholder_host(std::string_view host) {
+  if (host.empty()) return true;
+  bool digits = std::any_of(host.begin(), host.end(), is_digit);
+  // `<cluster_name>`, `[hostname]`, `{host}`; `<node1>` names one host.
+  if (host.front() == '<' || host.front() == '[' || host.front() == '{') return !digits;
+  if (digits) return false;
+  // `xxx`, `XXXX-XX`, `***`, `node-X`, `gpu-xx`: a part made of x's or stars.
+  size_t start = 0;
+  while (start <= host.size()) {
+    size_t end = host.find_first_of("-_.", start);
+    if (end == std::string_view::npos) end = host.size();
+    std::string_view part = host.substr(start, end - start);
+    if (!part.empty() && part.find_first_not_of("xX*#?") == std::string_view::npos) return true;
+    start = end + 1;
+  }
+  static constexpr std::string_view kWords[] = {"hostname", "host", "redacted", "hidden", "masked",
+                                                "anonymized", "anonymised", "placeholder"};
+  for (auto w : kWords) {
+    if (host.size() == w.size() &&
+        std::equal(host.begin(), host.end(), w.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
+      return true;
+    }
+  }
+  return false;
+}
 
 HeaderScan scan_nccl_headers(std::string_view s) {
   HeaderScan scan;
@@ -110,15 +269,7 @@ HeaderScan scan_nccl_headers(std::string_view s) {
     size_t nccl = find_nccl_word(s, search);
     if (nccl == std::string_view::npos) break;
     search = nccl + 1;
-    std::string_view after = s.substr(nccl + 6);
-    const LevelWord* word = nullptr;
-    for (const auto& lw : kLevels) {
-      if (after.starts_with(lw.text) &&
-          (after.size() == lw.text.size() || after[lw.text.size()] == ' ')) {
-        word = &lw;
-        break;
-      }
-    }
+    const LevelWord* word = level_at(s, nccl + 6);
     if (!word) continue;
     NcclHeader h;
     if (!header_before(s, region_start, nccl, word->level, h)) continue;
@@ -133,6 +284,11 @@ HeaderScan scan_nccl_headers(std::string_view s) {
     scan.headers[scan.count++] = h;
     region_start = payload_start;
     search = payload_start;
+  }
+  // Only a line without any full header can be a header-less one: few lines
+  // get here, and those that do are decided on their first bytes.
+  if (scan.count == 0 && !s.empty() && bare_header(s, scan.headers[0])) {
+    scan.count = 1;
   }
   return scan;
 }

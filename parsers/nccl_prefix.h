@@ -21,7 +21,16 @@ struct HeaderScan {
 
 // Scans `line` for NCCL headers. When a second header starts inside the first
 // message, the first payload ends where the second header's host begins.
+// A line without any full header may still be one that lost its
+// `host:pid:tid` (HostForm::Absent): `[0] NCCL INFO msg` or `NCCL INFO msg`
+// at the very start of `line`, after an optional time stamp (the envelope
+// strippers have removed launcher tags, quote marks and indentation).
 HeaderScan scan_nccl_headers(std::string_view line);
+
+// True for a host that stands in for one (`<cluster_name>`, `[hostname]`,
+// `xxx`, `node-X`, `hostname`): anonymised pastes, whose lines cannot tell
+// hosts apart. A bracketed name with a digit (`<node1>`) is a name.
+bool is_placeholder_host(std::string_view host);
 
 // A header-less banner: `NCCL version 2.4.8+cuda10.0` (2.4-2.21 raw printf,
 // 2.22+ VERSION level). Returns the text after "NCCL version ".

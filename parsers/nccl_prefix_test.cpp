@@ -72,7 +72,7 @@ TEST_CASE("a custom timestamp with colons is not taken for the header") {
 }
 
 TEST_CASE("lines that only look similar have no header") {
-  CHECK(scan_nccl_headers("NCCL INFO without header").count == 0);
+  CHECK(scan_nccl_headers("see the NCCL INFO lines below").count == 0);
   CHECK(scan_nccl_headers("gpu01:1:2 [x] NCCL INFO bad dev").count == 0);
   CHECK(scan_nccl_headers("gpu01:1:2 [0] NCCL INFORMATION").count == 0);
   CHECK(scan_nccl_headers("gpu01:99999999999999999999999:2 [0] NCCL INFO x").count == 0);
@@ -84,4 +84,118 @@ TEST_CASE("raw banner of 2.4-2.21") {
   CHECK(is_raw_banner("NCCL version 2.4.8+cuda10.0", rest));
   CHECK(rest == "2.4.8+cuda10.0");
   CHECK_FALSE(is_raw_banner("NCCL version unknown", rest));
+}
+
+TEST_CASE("stand-in hosts keep pid and tid and say so (NCCL 2.19.3 excerpt shapes)") {
+  auto scan = scan_nccl_headers("<cluster_name>:919:1150 [0] NCCL INFO Channel 01/0 : 8[0] -> 15[7] via P2P/IPC/read");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host == "<cluster_name>");
+  CHECK(scan.headers[0].host_form == HostForm::Placeholder);
+  CHECK(scan.headers[0].pid == 919);
+  CHECK(scan.headers[0].tid == 1150);
+  CHECK(scan.headers[0].dev == 0);
+  CHECK(scan.headers[0].payload == "Channel 01/0 : 8[0] -> 15[7] via P2P/IPC/read");
+  for (std::string_view line : {"[hostname]:921:921 [0] NCCL INFO cudaDriverVersion 12040",
+                                "xxx:922:922 [0] NCCL INFO cudaDriverVersion 12040",
+                                "XXXX-XXXX:922:922 [0] NCCL INFO cudaDriverVersion 12040",
+                                "node-X:923:923 [1] NCCL INFO cudaDriverVersion 12040",
+                                "{host}:924:924 [1] NCCL INFO cudaDriverVersion 12040",
+                                "HOSTNAME:925:925 [1] NCCL INFO cudaDriverVersion 12040"}) {
+    INFO(line);
+    scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].host_form == HostForm::Placeholder);
+    CHECK(scan.headers[0].payload == "cudaDriverVersion 12040");
+  }
+}
+
+TEST_CASE("anonymised but distinct names, IP hosts and a two-digit host are names") {
+  for (auto [line, host] : {std::pair{"<node1>:919:919 [0] NCCL INFO Using network IB", "<node1>"},
+                            std::pair{"hostname-test:984:984 [4] NCCL INFO Using network IB", "hostname-test"},
+                            std::pair{"10.0.0.1:1234:1234 [0] NCCL INFO Using network IB", "10.0.0.1"},
+                            // gethostname() "10.1.2.3" cut at its first dot; tid of three digits.
+                            std::pair{"10:53:323 [0] NCCL INFO Using network IB", "10"},
+                            std::pair{"box-x1:53:53 [0] NCCL INFO Using network IB", "box-x1"}}) {
+    INFO(line);
+    auto scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].host == host);
+    CHECK(scan.headers[0].host_form == HostForm::Named);
+  }
+}
+
+TEST_CASE("a clock time is no host:pid:tid; the line is one that lost its header") {
+  auto scan = scan_nccl_headers("12:34:56 [0] NCCL INFO Using network IB");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host_form == HostForm::Absent);
+  CHECK(scan.headers[0].host.empty());
+  CHECK(scan.headers[0].dev == 0);
+  CHECK(scan.headers[0].payload == "Using network IB");
+  scan = scan_nccl_headers("2024-05-01 23:59:60,789 [3] NCCL INFO Using network IB");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host_form == HostForm::Absent);
+  CHECK(scan.headers[0].dev == 3);
+}
+
+TEST_CASE("NCCL 2.19.3 lines without host:pid:tid, as notebooks and quotes show them") {
+  auto scan = scan_nccl_headers("[0] NCCL INFO Bootstrap : Using eth0:10.1.0.10<0>");
+  REQUIRE(scan.count == 1);
+  const auto& h = scan.headers[0];
+  CHECK(h.host_form == HostForm::Absent);
+  CHECK(h.pid == 0);
+  CHECK(h.dev == 0);
+  CHECK(h.level == Level::Info);
+  CHECK(h.payload == "Bootstrap : Using eth0:10.1.0.10<0>");
+  CHECK(h.column == 0);
+  scan = scan_nccl_headers("NCCL INFO Using network Socket");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].dev == -1);
+  CHECK(scan.headers[0].payload == "Using network Socket");
+  scan = scan_nccl_headers("[3] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.1.0.11<36945> failed : Software caused connection abort");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].level == Level::Warn);
+  CHECK(scan.headers[0].dev == 3);
+  CHECK(scan.headers[0].location == "misc/socket.cc:484");
+  CHECK(scan.headers[0].payload == "socketStartConnect: Connect to 10.1.0.11<36945> failed : Software caused connection abort");
+}
+
+TEST_CASE("NCCL 2.26+ WARN time stamps, before the host or before a lost one") {
+  auto scan = scan_nccl_headers(
+      "[2025-03-04 12:00:01] gpu01:2771:2801 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.1.0.11<44021> with status=12");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host == "gpu01");
+  CHECK(scan.headers[0].host_form == HostForm::Named);
+  CHECK(scan.headers[0].location == "transport/net_ib.cc:1696");
+  scan = scan_nccl_headers(
+      "[2025-03-04 12:00:01] [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.1.0.11<44021> with status=12");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host_form == HostForm::Absent);
+  CHECK(scan.headers[0].location == "transport/net_ib.cc:1696");
+  // Without its device a lost header needs its source location.
+  scan = scan_nccl_headers("transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.1.0.11<44021>");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].dev == -1);
+}
+
+TEST_CASE("ordinary text that mentions NCCL INFO or WARN invents no header") {
+  CHECK(scan_nccl_headers("NCCL WARN lines appear when the job fails").count == 0);
+  CHECK(scan_nccl_headers("Error at 12:34 NCCL WARN watchdog").count == 0);
+  CHECK(scan_nccl_headers("RuntimeError: NCCL WARN seen").count == 0);
+  CHECK(scan_nccl_headers("[0] some text NCCL INFO x").count == 0);
+  CHECK(scan_nccl_headers("[0] NCCL version 2.19.3+cuda12.3").count == 0);
+  CHECK(scan_nccl_headers("12:34:56 NCCL INFORMATION").count == 0);
+  CHECK(scan_nccl_headers("[redacted]:1:2 [0] NCCL INFO x").count == 1);
+  CHECK(scan_nccl_headers("[12:34:56]:1:2 [0] NCCL INFO x").count == 0);
+}
+
+TEST_CASE("which host names stand in for others") {
+  CHECK(is_placeholder_host("<cluster_name>"));
+  CHECK(is_placeholder_host("xxx.xxx.xxx.xxx"));
+  CHECK(is_placeholder_host("***"));
+  CHECK(is_placeholder_host("Redacted"));
+  CHECK_FALSE(is_placeholder_host("<node1>"));
+  CHECK_FALSE(is_placeholder_host("gpu-x1"));
+  CHECK_FALSE(is_placeholder_host("localhost"));
+  CHECK_FALSE(is_placeholder_host("ubuntu"));
+  CHECK_FALSE(is_placeholder_host("box"));
 }

@@ -83,7 +83,7 @@ std::string rank_list(const JobModel& m, const Communicator& comm, const std::ve
       break;
     }
     const RankInfo& info = comm.ranks[r];
-    parts.push_back(fmt::format("rank {} ({} pid {})", r, m.host_name(info.host), info.pid));
+    parts.push_back(fmt::format("rank {} ({})", r, m.process_name(info.host, info.pid)));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -251,8 +251,8 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     std::set<uint32_t> hosts, ranks;
     for (const auto* p : silent_stuck) {
       if (parts.size() < 8) {
-        parts.push_back(p->own_rank >= 0 ? fmt::format("rank {} ({} pid {})", p->own_rank, m.host_name(p->host), p->pid)
-                                         : fmt::format("{} pid {}", m.host_name(p->host), p->pid));
+        parts.push_back(p->own_rank >= 0 ? fmt::format("rank {} ({})", p->own_rank, m.process_name(p->host, p->pid))
+                                         : m.process_name(p->host, p->pid));
       }
       if (p->own_rank >= 0) ranks.insert(static_cast<uint32_t>(p->own_rank));
       hosts.insert(p->host);

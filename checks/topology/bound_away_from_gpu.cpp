@@ -12,10 +12,13 @@ std::string process_text(const JobModel& m, uint32_t host, uint64_t pid) {
   for (const auto& comm : m.comms) {
     for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
       if (comm.ranks[r].host == host && comm.ranks[r].pid == pid) {
+        // A line without `host:pid:tid` has no pid to show.
+        if (is_synthetic_pid(pid)) return fmt::format("rank {} ({})", r, m.process_name(host, pid));
         return fmt::format("rank {} (pid {}) on {}", r, pid, m.host_name(host));
       }
     }
   }
+  if (is_synthetic_pid(pid)) return m.process_name(host, pid);
   return fmt::format("pid {} on {}", pid, m.host_name(host));
 }
 

@@ -44,8 +44,9 @@ bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& ou
 void EdgeGroups::add(const EdgeView& e, const std::string& label) {
   uint32_t hs = e.comm.host_of(e.edge.sender);
   uint32_t hr = e.comm.host_of(e.edge.receiver);
-  // Order the pair by host name so A->B and B->A land in one group.
-  bool swap = model_.host_name(hs) > model_.host_name(hr);
+  // Order the pair by host name so A->B and B->A land in one group; an
+  // unknown host first.
+  bool swap = hs != hr && (hr == kNoHost || (hs != kNoHost && model_.host_name(hs) > model_.host_name(hr)));
   uint32_t a = swap ? hr : hs;
   uint32_t b = swap ? hs : hr;
   Group& g = groups_[Key{e.comm_index, label, a, b}];
@@ -92,10 +93,14 @@ std::vector<Evidence> EdgeGroups::evidence(const std::vector<LineRef>& lines) co
 
 namespace {
 
-std::string ranks_on(const std::vector<uint32_t>& ranks, const std::string& host, bool known) {
+// A rank without a host either printed no line of its own, or printed lines
+// that name no host (`[0] NCCL INFO ...`, `<hostname>:919:1150 ...`).
+std::string ranks_on(const Communicator& comm, const std::vector<uint32_t>& ranks, const std::string& host, bool known) {
   auto r = format_ranges(ranks);
   bool plural = r.find_first_of(",-") != std::string::npos;
-  return fmt::format("{} {} {}", plural ? "ranks" : "rank", r, known ? "on " + host : "(host not in log)");
+  bool seen = std::any_of(ranks.begin(), ranks.end(), [&](uint32_t x) { return x < comm.ranks.size() && comm.ranks[x].pid != 0; });
+  return fmt::format("{} {} {}", plural ? "ranks" : "rank", r,
+                     known ? "on " + host : seen ? "(host unknown)" : "(host not in log)");
 }
 
 std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
@@ -105,13 +110,13 @@ std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n
 Finding EdgeGroups::make(const RuleInfo& info, const Key& key, const Group& g) const {
   const auto& [comm_index, label, a, b] = key;
   const auto& comm = model_.comms[comm_index];
-  std::string side_a = ranks_on(g.ranks_a, model_.host_name(a), a != kNoHost);
-  std::string side_b = ranks_on(g.ranks_b, model_.host_name(b), b != kNoHost);
+  std::string side_a = ranks_on(comm, g.ranks_a, model_.host_name(a), a != kNoHost);
+  std::string side_b = ranks_on(comm, g.ranks_b, model_.host_name(b), b != kNoHost);
   std::string who;
   if (a == b) {
     std::vector<uint32_t> all = g.ranks_a;
     all.insert(all.end(), g.ranks_b.begin(), g.ranks_b.end());
-    who = ranks_on(all, model_.host_name(a), a != kNoHost);
+    who = ranks_on(comm, all, model_.host_name(a), a != kNoHost);
   } else if (g.a_to_b && g.b_to_a) {
     who = side_a + " <-> " + side_b;
   } else if (g.a_to_b) {

@@ -141,3 +141,17 @@ TEST_CASE("before 2.28 a failed plugin says so only in its own WARN, which is th
                                "('NET/OFI Failed to initialize sendrecv protocol')"));
   CHECK(f[0].evidence.front().line == 3);
 }
+
+TEST_CASE("a socket link of ranks whose lines name no host says host unknown") {
+  // NCCL 2.19.3 excerpt with stand-in hosts: ranks 2-3 printed lines, 0-1 did not.
+  auto m = model_from({
+      "<hostname>:919:1150 [0] NCCL INFO comm 0x1 rank 2 nranks 4 cudaDev 0 busId 18000 commId 0xabc - Init COMPLETE",
+      "<hostname>:920:1151 [1] NCCL INFO comm 0x2 rank 3 nranks 4 cudaDev 1 busId 2a000 commId 0xabc - Init COMPLETE",
+      "<hostname>:920:1151 [1] NCCL INFO Channel 00/0 : 3[1] -> 0[0] [send] via NET/Socket/0",
+      "<hostname>:919:1150 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [receive] via NET/Socket/0",
+  });
+  auto f = run_rule<InterNodeSocket>(m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "ranks 0-3 (host unknown), channel 00, via NET/Socket (2 connections)");
+  CHECK(f[0].hosts.empty());
+}

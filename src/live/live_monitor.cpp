@@ -57,6 +57,9 @@ void LiveMonitor::on_event(std::string_view file, LineRef ref, std::string_view 
       !std::holds_alternative<WarnEvent>(ev)) {
     return;
   }
+  // A line whose header names no host cannot place its ranks; the report
+  // at the end weighs what other lines prove.
+  if (h.host_form != HostForm::Named && !std::holds_alternative<WarnEvent>(ev)) return;
   current_ = Current{file, ref.line, raw};
   Process& p = processes_[{std::string(h.host), h.pid}];
   if (const auto* c = std::get_if<ConnectionEvent>(&ev)) {
@@ -95,7 +98,9 @@ void LiveMonitor::on_event(std::string_view file, LineRef ref, std::string_view 
     learn(scope, init->rank, h.host);
   } else if (const auto* w = std::get_if<WarnEvent>(&ev)) {
     if (const RuleInfo* rule = active("nccl-warning")) {
-      std::string message = fmt::format("NCCL WARN on {} (pid {}{}): {}", h.host, h.pid,
+      std::string where = h.host_form == HostForm::Named ? std::string(h.host) : std::string("host unknown");
+      std::string pid = h.host_form == HostForm::Absent ? std::string("pid unknown") : fmt::format("pid {}", h.pid);
+      std::string message = fmt::format("NCCL WARN on {} ({}{}): {}", where, pid,
                                         h.dev >= 0 ? fmt::format(", device {}", h.dev) : "", w->message);
       report(rule, fmt::format("{}|{}|{}", rule->id, h.host, w->message), std::move(message), {current_.cited()});
     }

@@ -167,3 +167,21 @@ TEST_CASE("a communicator whose ranks all completed init gets one note with its 
         "nccl-doctor: note: communicator 0xabc: Init COMPLETE on all 2 ranks (2 hosts); links so far: "
         "NET/IB/GDRDMA\n");
 }
+
+TEST_CASE("lines that name no host decide nothing live; their WARN says host unknown") {
+  // NCCL 2.19.3 lines that lost host:pid:tid: every rank would share the
+  // empty host, and NET between them would read as intra-node.
+  auto run = live({
+      "[0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct",
+      "[1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0",
+      "[0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [receive] via NET/IB/0",
+      "[0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.1.0.11<36945> failed",
+  });
+  CHECK(run.after_line[0] == "");
+  CHECK(run.after_line[1] == "");
+  CHECK(run.after_line[2] == "");
+  CHECK(run.after_line[3] ==
+        "nccl-doctor: warning: NCCL WARN on host unknown (pid unknown, device 0): socketStartConnect: Connect to "
+        "10.1.0.11<36945> failed [ND3120 nccl-warning]\n"
+        "    job.log:4: [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.1.0.11<36945> failed\n");
+}

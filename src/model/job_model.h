@@ -19,8 +19,27 @@ namespace nd {
 inline constexpr uint32_t kNoHost = UINT32_MAX;
 inline constexpr uint16_t kNoTransport = UINT16_MAX;
 
+// A line that lost its `host:pid:tid` names no process; the model groups such
+// lines by what they do carry, a launcher's rank label or else the device,
+// within one input file, under a made-up pid. Linux pids stay below 2^22, so
+// these never meet a real one.
+inline constexpr uint64_t kSyntheticPid = uint64_t{1} << 62;
+enum class SyntheticSource : uint8_t { LauncherRank = 1, Device = 2 };
+struct SyntheticProcess {
+  SyntheticSource source = SyntheticSource::Device;
+  uint8_t launcher = 0;  // a Launcher (parsers/envelope.h), for LauncherRank
+  uint32_t file = 0;
+  int64_t value = -1;    // the launcher's rank, or the device (-1: none)
+};
+inline bool is_synthetic_pid(uint64_t pid) { return (pid & kSyntheticPid) != 0; }
+uint64_t synthetic_pid(const SyntheticProcess& p);
+SyntheticProcess synthetic_process(uint64_t pid);
+
 struct RankInfo {
   uint32_t host = kNoHost;
+  // When the host is unknown: ranks of one communicator with the same group
+  // are known to share a host (P2P or SHM joins them); kNoHost when alone.
+  uint32_t host_group = kNoHost;
   uint64_t pid = 0;
   int cuda_dev = -1;
   int nvml_dev = -1;
@@ -286,7 +305,12 @@ struct JobModel {
   const std::string* text_of(LineRef ref) const;
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }
   std::string where(LineRef ref) const;  // "file:line"
-  std::string host_name(uint32_t id) const { return id == kNoHost ? "?" : hosts.name(id); }
+  // "host unknown" for kNoHost: lines whose header held no host, or only a
+  // stand-in for one.
+  std::string host_name(uint32_t id) const { return id == kNoHost ? "host unknown" : hosts.name(id); }
+  // "gpu01 pid 2771", "host unknown pid 919", "host unknown, srun task 3",
+  // "host unknown, device 0".
+  std::string process_name(uint32_t host, uint64_t pid) const;
   // The devices `host` listed for `net`, or nullptr.
   const HostNets* nets_of(uint32_t host, std::string_view net) const;
 };

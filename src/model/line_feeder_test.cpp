@@ -240,6 +240,44 @@ TEST_CASE("per-operation lines counted in bulk build the line-by-line model") {
   std::remove(path.c_str());
 }
 
+TEST_CASE("lines that name no host, and a first line that lost characters, build the line-by-line model") {
+  // NCCL 2.19.3 shapes as pasted: the first line's host lost its `t`, lines
+  // without host:pid:tid (bare, under srun labels, pdsh and quotes), stand-in
+  // hosts, and per-operation lines of each that the bulk path must not count
+  // as a known host's.
+  const std::string op = "AllReduce: opCount 1f sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 "
+                         "datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=16] stream 0x55d786a0f720";
+  std::string content = "pgds-aihub0007:2771:2771 [0] NCCL INFO " + op + "\n";
+  for (int round = 0; round < 30; ++round) {
+    std::string r = std::to_string(round);
+    content += "[" + std::to_string(round % 4) + "] NCCL INFO " + op + "\n";
+    content += " " + r + ": [0] NCCL INFO Using network IB\n";
+    content += "> [1] NCCL INFO " + op + "\n";
+    content += "# MAGIC [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0\n";
+    content += "gpu0" + r + ": [2] NCCL INFO " + op + "\n";
+    content += "<cluster_name>:919:1150 [0] NCCL INFO " + op + "\n";
+    content += "xxx:919:1150 [0] NCCL INFO " + op + "\n";
+    content += "gpu07: xxx:919:1150 [0] NCCL INFO " + op + "\n";
+    content += "12:34:56 [0] NCCL INFO " + op + "\n";
+    if (round == 5) content += "tpgds-aihub0007:2771:2771 [0] NCCL INFO Using network IB\n";
+    if (round > 5) content += "pgds-aihub0007:2771:2771 [0] NCCL INFO " + op + "\n";
+    content += "tpgds-aihub0007:2771:2771 [0] NCCL INFO " + op + "\n";
+  }
+  std::string path = temp_file(content);
+  std::string expected = by_lines(path, LineReader::kDefaultMaxLine);
+  CHECK(expected.find("host tpgds-aihub0007\n") != std::string::npos);
+  CHECK(expected.find("host pgds-aihub0007\n") == std::string::npos);
+  for (size_t threads : {1, 2}) {
+    for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
+      INFO("threads " << threads << " chunk " << chunk);
+      FeedOptions options = feed_options(threads, chunk, LineReader::kDefaultMaxLine);
+      CHECK(by_file(path, options) == expected);
+      CHECK(by_pipe(content, options, 777) == expected);
+    }
+  }
+  std::remove(path.c_str());
+}
+
 TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
   std::string content = golden_logs();
   content += std::string(250, 'q') + "\nlast line without newline NCCL INFO x";

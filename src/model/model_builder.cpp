@@ -29,6 +29,38 @@ std::string JobModel::where(LineRef ref) const {
   return fmt::format("{}:{}", file, ref.line);
 }
 
+uint64_t synthetic_pid(const SyntheticProcess& p) {
+  auto value = static_cast<uint32_t>(p.value + 1);  // -1, no device, is 0
+  return kSyntheticPid | (uint64_t{static_cast<uint8_t>(p.source)} << 56) | (uint64_t{p.launcher} << 48) |
+         (uint64_t{p.file & 0xffff} << 32) | value;
+}
+
+SyntheticProcess synthetic_process(uint64_t pid) {
+  SyntheticProcess p;
+  p.source = static_cast<SyntheticSource>((pid >> 56) & 0x3f);
+  p.launcher = static_cast<uint8_t>(pid >> 48);
+  p.file = static_cast<uint32_t>((pid >> 32) & 0xffff);
+  p.value = static_cast<int64_t>(pid & 0xffffffff) - 1;
+  return p;
+}
+
+std::string JobModel::process_name(uint32_t host, uint64_t pid) const {
+  if (!is_synthetic_pid(pid)) return fmt::format("{} pid {}", host_name(host), pid);
+  SyntheticProcess p = synthetic_process(pid);
+  if (p.source == SyntheticSource::Device) {
+    return p.value < 0 ? fmt::format("{}, no pid", host_name(host)) : fmt::format("{}, device {}", host_name(host), p.value);
+  }
+  const char* what = "launcher rank";
+  switch (static_cast<Launcher>(p.launcher)) {
+    case Launcher::OpenMpi: what = "Open MPI rank"; break;
+    case Launcher::Slurm: what = "srun task"; break;
+    case Launcher::Hydra: what = "Hydra rank"; break;
+    case Launcher::Torchrun: what = "torchrun rank"; break;
+    default: break;
+  }
+  return fmt::format("{}, {} {}", host_name(host), what, p.value);
+}
+
 uint32_t ModelBuilder::add_file(std::string display_name) {
   model_.files.push_back(std::move(display_name));
   return static_cast<uint32_t>(model_.files.size() - 1);
@@ -233,18 +265,21 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out, bool try_c
       if (h.level == Level::Warn) ++out.warn_lines;
       if (h.level == Level::Info) ++out.info_lines;
       bool spliced = i > 0 || h.column > 0;
+      bool named = h.host_form == HostForm::Named;
       // classify() takes a per-operation message for IgnoredEvent at once.
       bool per_op = is_per_operation(h.payload);
       bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
       Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
       auto kind = ParsedLines::Kind::Message;
       if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
-        if (!spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
+        // Without a host of its own, only a launcher's host could be news.
+        if (!named && env.launcher_host.empty()) continue;
+        if (named && !spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
           continue;
         }
         kind = ParsedLines::Kind::HostSighting;
       }
-      if (!spliced) out.hosts.insert(h.host);
+      if (!spliced && named) out.hosts.insert(h.host);
       ParsedLines::Item& item = out.items.emplace_back();
       item.kind = kind;
       item.spliced = spliced;
@@ -252,9 +287,25 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out, bool try_c
       item.raw = segment;
       item.header = h;
       item.event = std::move(ev);
+      if (!named) {
+        item.launcher_host = env.launcher_host;
+        item.launcher_rank = env.launcher_rank;
+        item.rank_from = env.rank_from;
+      }
     }
   }
 }
+
+namespace {
+
+// The launcher's host of a pdsh/clush line, as NCCL would print it: cut at
+// the first dot, unless it is an IPv4 address.
+std::string_view launcher_host_name(std::string_view host) {
+  bool ip = host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return ip ? host : host.substr(0, host.find('.'));
+}
+
+}  // namespace
 
 void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed) {
   auto& c = model_.counters;
@@ -290,18 +341,18 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
         add_framework_line(item.framework, ref, item.raw);
         break;
       case ParsedLines::Kind::Message:
-        handle(ref, item.raw, item.header, item.event, item.spliced);
+        handle(ref, identify(ref, item, true), item.raw, item.header, item.event);
         break;
       case ParsedLines::Kind::HostSighting:
-        resolve_host(item.header.host, item.spliced);
+        identify(ref, item, false);
         break;
       case ParsedLines::Kind::Binding:
         add_binding(ref, item.raw, &parsed.bindings[item.index]);
         break;
       case ParsedLines::Kind::Banner: {
         const auto& v = std::get<VersionEvent>(item.event);
-        std::string_view launcher_host = item.header.host;
-        uint32_t host = launcher_host.empty() ? kNoHost : resolve_host(launcher_host, false);
+        std::string_view launcher_host = launcher_host_name(item.header.host);
+        uint32_t host = launcher_host.empty() || is_placeholder_host(launcher_host) ? kNoHost : resolve_host(launcher_host, false);
         observe(model_.versions, v.version, host, 0, ref);
         if (!v.cuda.empty()) observe(model_.cuda_versions, v.cuda, host, 0, ref);
         remember_text(0, ref, item.raw);
@@ -466,7 +517,7 @@ void ModelBuilder::mark_init_phase(Process& p, LineRef ref, std::string_view raw
   remember_text(0, ref, raw);
 }
 
-uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
+uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* added) {
   if (auto id = model_.hosts.find(host)) return *id;
   if (spliced) {
     // `Channel 00node02:...`: the fragment's tail glued to the host name.
@@ -476,7 +527,58 @@ uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced) {
     }
     if (best) return *model_.hosts.find(*best);
   }
+  if (!renamed_hosts_.empty()) {
+    if (auto it = renamed_hosts_.find(std::string(host)); it != renamed_hosts_.end()) return it->second;
+  }
+  // A copy from a terminal may lose the first characters of its first line:
+  // `pgds-aihub0007:` there, `tpgds-aihub0007:` after. A host seen on no line
+  // but the first of a file, that a new name ends with, was that name.
+  for (auto it = first_line_hosts_.begin(); !spliced && it != first_line_hosts_.end(); ++it) {
+    const std::string& cut = model_.hosts.name(it->host);
+    if (host.size() > cut.size() && host.size() <= cut.size() + 3 && cut.size() >= 2 && host.ends_with(cut)) {
+      uint32_t id = it->host;
+      renamed_hosts_.emplace(cut, id);
+      model_.hosts.rename(id, host);
+      first_line_hosts_.erase(it);
+      host_snapshot_.reset();  // names the old name, not the new
+      return id;
+    }
+  }
+  if (added) *added = true;
   return model_.hosts.intern(host);
+}
+
+
+ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& item, bool message) {
+  const NcclHeader& h = item.header;
+  if (h.host_form == HostForm::Named) {
+    bool added = false;
+    uint32_t host = resolve_host(h.host, item.spliced, &added);
+    if (added && ref.line == 1 && !item.spliced) {
+      first_line_hosts_.push_back({host, ref.file});
+    } else if (message && !first_line_hosts_.empty()) {
+      // Seen again: a host of its own. Only NCCL messages count, which every
+      // way of reading the input sees alike (per-operation lines may be
+      // skipped once their host is known).
+      std::erase_if(first_line_hosts_, [&](const FirstLineHost& f) {
+        return f.host == host && (ref.line != 1 || ref.file != f.file);
+      });
+    }
+    return {host, h.pid};
+  }
+  // A stand-in host or none: a pdsh/clush prefix may still name the host.
+  Who who;
+  std::string_view launcher_host = launcher_host_name(item.launcher_host);
+  if (!launcher_host.empty() && !is_placeholder_host(launcher_host)) who.host = resolve_host(launcher_host, false);
+  if (h.host_form == HostForm::Placeholder) {
+    who.pid = h.pid;
+  } else if (item.launcher_rank) {
+    who.pid = synthetic_pid({SyntheticSource::LauncherRank, static_cast<uint8_t>(item.rank_from), ref.file,
+                             *item.launcher_rank});
+  } else {
+    who.pid = synthetic_pid({SyntheticSource::Device, 0, ref.file, h.dev});
+  }
+  return who;
 }
 
 uint16_t ModelBuilder::intern_transport(std::string_view text) {
@@ -530,12 +632,13 @@ void ModelBuilder::add_net_note(uint32_t host, uint64_t pid, const NetNoteEvent&
   model_.net_notes.push_back({e.note, host, pid, std::move(name), e.version, e.status, std::move(call), ref});
 }
 
-void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced) {
+void ModelBuilder::handle(LineRef ref, Who who, std::string_view raw, const NcclHeader& h, const Event& ev) {
   auto& c = model_.counters;
-  uint32_t host = resolve_host(h.host, spliced);
-  Process& p = process(host, h.pid);
+  const uint32_t host = who.host;
+  const uint64_t pid = who.pid;
+  Process& p = process(host, pid);
   p.host = host;
-  p.pid = h.pid;
+  p.pid = pid;
   if (p.lines++ == 0) p.first_line = ref;
   p.last_line = ref;
   if (observer_) observer_(ref, raw, h, ev);
@@ -605,15 +708,15 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           }
         } else if constexpr (std::is_same_v<T, VersionEvent>) {
           remember_text(0, ref, raw);
-          observe(model_.versions, e.version, host, h.pid, ref);
-          if (!e.cuda.empty()) observe(model_.cuda_versions, e.cuda, host, h.pid, ref);
+          observe(model_.versions, e.version, host, pid, ref);
+          if (!e.cuda.empty()) observe(model_.cuda_versions, e.cuda, host, pid, ref);
         } else if constexpr (std::is_same_v<T, UsingNetworkEvent>) {
           remember_text(0, ref, raw);
-          observe(model_.using_network, e.name, host, h.pid, ref);
+          observe(model_.using_network, e.name, host, pid, ref);
           mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, NetUsingEvent>) {
           remember_text(0, ref, raw);
-          observe(model_.net_using, e.net, host, h.pid, ref);
+          observe(model_.net_using, e.net, host, pid, ref);
           add_host_nets(host, e, ref);
           if (e.net == "IB") {
             uint32_t& nics = model_.nics_per_host[host];
@@ -622,19 +725,19 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
           learn_addresses(e.list, host);
           mark_init_phase(p, ref, raw);
         } else if constexpr (std::is_same_v<T, AffinityEvent>) {
-          add_affinity(host, h.pid, ref, raw, e);
+          add_affinity(host, pid, ref, raw, e);
         } else if constexpr (std::is_same_v<T, GraphPatternEvent>) {
           if (model_.graph_patterns.size() < JobModel::kMaxTopologyRecords &&
               pattern_keys_.emplace(host, e.pattern, e.nchannels, std::string(e.type_intra), std::string(e.type_inter)).second) {
             remember_text(0, ref, raw);
-            model_.graph_patterns.push_back({host, h.pid, e.pattern, e.nchannels, e.bw_intra, e.bw_inter,
+            model_.graph_patterns.push_back({host, pid, e.pattern, e.nchannels, e.bw_intra, e.bw_inter,
                                              std::string(e.type_intra), std::string(e.type_inter), ref});
           }
         } else if constexpr (std::is_same_v<T, CudaDriverEvent>) {
           if (!model_.driver_versions.count(e.version)) remember_text(0, ref, raw);
           auto& list = model_.driver_versions[e.version];
-          if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, h.pid}).second) {
-            list.push_back({host, h.pid, ref});
+          if (list.size() < 100000 && observed_.insert(SeenKey{&list, host, pid}).second) {
+            list.push_back({host, pid, ref});
           }
         } else if constexpr (std::is_same_v<T, EnvEvent>) {
           bool seen = model_.env.size() >= 100000 ||
@@ -644,13 +747,13 @@ void ModelBuilder::handle(LineRef ref, std::string_view raw, const NcclHeader& h
             model_.env.push_back({std::string(e.name), valid_utf8(e.value), host, ref});
           }
         } else if constexpr (std::is_same_v<T, NetNoteEvent>) {
-          add_net_note(host, h.pid, e, ref, raw);
+          add_net_note(host, pid, e, ref, raw);
         } else if constexpr (std::is_same_v<T, WarnEvent>) {
           // WARNs rarely come in floods that matter, so each gets a look.
-          if (auto note = parse_net_note(e.message, true)) add_net_note(host, h.pid, *note, ref, raw);
+          if (auto note = parse_net_note(e.message, true)) add_net_note(host, pid, *note, ref, raw);
           if (model_.warnings.size() < JobModel::kMaxWarnings) {
             remember_text(0, ref, raw);
-            model_.warnings.push_back({host, h.pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});
+            model_.warnings.push_back({host, pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});
           } else {
             ++model_.warnings_dropped;
           }
@@ -708,7 +811,10 @@ void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const I
     } else {
       // No commId before 2.16: the k-th communicator of every process is taken
       // to be the same one (§4.6 of the format notes).
-      uint32_t seq = p.completes_per_dev[h.dev]++;
+      // Lines without a pid share a process per device across hosts: there
+      // each rank counts its own communicators.
+      int counter = is_synthetic_pid(p.pid) ? -2 - static_cast<int>(ev.rank) : h.dev;
+      uint32_t seq = p.completes_per_dev[counter]++;
       key = fmt::format("#{}/{}", seq, ev.nranks);
     }
     size_t comm = find_or_add_comm(key, ev.comm_id, ev.nranks);
@@ -851,6 +957,7 @@ void ModelBuilder::finish() {
     merge_records(comm);
     comm.records.shrink_to_fit();
     infer_hosts_from_local_links(comm);
+    group_unnamed_hosts(comm);
   }
 }
 
@@ -898,17 +1005,48 @@ void ModelBuilder::merge_records(Communicator& comm) {
   recs.clear();
 }
 
+bool ModelBuilder::is_local_link(const Edge& e) const {
+  uint16_t t = e.transport();
+  if (t == kNoTransport) return false;
+  const Transport& tr = model_.transports[t];
+  return tr.family == TransportFamily::SHM || (tr.family == TransportFamily::P2P && tr.mechanism != "MNNVL");
+}
+
+// Ranks whose host is unknown and that P2P or SHM join sit on one host all
+// the same: one group per such host, so that their links count as
+// intra-node. NET links prove nothing (NCCL may use NET inside a node).
+void ModelBuilder::group_unnamed_hosts(Communicator& comm) {
+  std::vector<uint32_t> parent;  // union-find over ranks; empty until needed
+  std::vector<bool> joined;
+  auto find = [&](uint32_t r) {
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  for (const auto& e : comm.edges) {
+    if (!is_local_link(e) || comm.host_of(e.sender) != kNoHost || comm.host_of(e.receiver) != kNoHost) continue;
+    if (parent.empty()) {
+      comm.rank(0);
+      parent.resize(comm.ranks.size());
+      joined.resize(comm.ranks.size());
+      for (uint32_t r = 0; r < parent.size(); ++r) parent[r] = r;
+    }
+    if (e.sender >= parent.size() || e.receiver >= parent.size()) continue;
+    joined[e.sender] = joined[e.receiver] = true;
+    uint32_t a = find(e.sender), b = find(e.receiver);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  for (uint32_t r = 0; r < parent.size(); ++r) {
+    if (joined[r]) comm.ranks[r].host_group = find(r);
+  }
+}
+
 // P2P (other than multi-node NVLink) and SHM only connect GPUs of one host, so
 // a rank whose own lines are missing sits on its P2P/SHM peer's host.
 void ModelBuilder::infer_hosts_from_local_links(Communicator& comm) {
   for (int pass = 0; pass < 4; ++pass) {
     bool changed = false;
     for (const auto& e : comm.edges) {
-      uint16_t t = e.transport();
-      if (t == kNoTransport) continue;
-      const Transport& tr = model_.transports[t];
-      bool local = tr.family == TransportFamily::SHM || (tr.family == TransportFamily::P2P && tr.mechanism != "MNNVL");
-      if (!local) continue;
+      if (!is_local_link(e)) continue;
       comm.rank(std::max(e.sender, e.receiver));  // grow once, before taking references
       RankInfo& s = comm.rank(e.sender);
       RankInfo& r = comm.rank(e.receiver);

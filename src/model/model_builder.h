@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "parsers/binding.h"
+#include "parsers/envelope.h"
 #include "parsers/line_classifier.h"
 #include "parsers/line_reader.h"
 #include "src/model/job_model.h"
@@ -47,6 +48,11 @@ struct ParsedLines {
     std::string_view raw;  // the line segment, for evidence
     NcclHeader header;
     Event event;
+    // A header without a usable host (HostForm::Placeholder or Absent): what
+    // the launcher prefix says about where the line came from.
+    std::string_view launcher_host;
+    std::optional<uint32_t> launcher_rank;
+    Launcher rank_from = Launcher::None;
   };
   std::vector<Item> items;
   std::vector<BindingLine> bindings;
@@ -142,13 +148,24 @@ class ModelBuilder {
     uint32_t max_rank = 0;
     Scoped item;
   };
+  // The host and pid a line's process is known by (see identify()).
+  struct Who {
+    uint32_t host = kNoHost;
+    uint64_t pid = 0;
+  };
+  // A host first seen on the first line of a file: it may be a longer name
+  // whose first characters the terminal lost in the copy.
+  struct FirstLineHost {
+    uint32_t host;
+    uint32_t file;
+  };
   struct Process {
     uint32_t host = kNoHost;
     uint64_t pid = 0;
     std::vector<CommSlot> slots;
     std::vector<Pending> pending;
     bool saw_start = false;
-    std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId
+    std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId (by rank when the pid is synthetic)
     LineRef first_line;
     LineRef last_line;
     uint64_t lines = 0;
@@ -164,7 +181,8 @@ class ModelBuilder {
   static void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true);
   void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
   void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
-  void handle(LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev, bool spliced);
+  Who identify(LineRef ref, const ParsedLines::Item& item, bool message);
+  void handle(LineRef ref, Who who, std::string_view raw, const NcclHeader& h, const Event& ev);
   Process& process(uint32_t host, uint64_t pid);
   // Merges connection records into edges: once at the end, and whenever the
   // records of a communicator pile up (a log that repeats its lines).
@@ -174,8 +192,11 @@ class ModelBuilder {
   void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
   void flush_pending(Process& p, const CommSlot& slot);
   void infer_hosts_from_local_links(Communicator& comm);
+  void group_unnamed_hosts(Communicator& comm);
+  bool is_local_link(const Edge& e) const;
   size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
-  uint32_t resolve_host(std::string_view host, bool spliced);
+  // The id of `host`; `added` tells whether the name is new.
+  uint32_t resolve_host(std::string_view host, bool spliced, bool* added = nullptr);
   void add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text);
   void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
   void learn_addresses(std::string_view text, uint32_t host);
@@ -208,6 +229,8 @@ class ModelBuilder {
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
   bool expect_last_error_ = false;
   std::string scratch_;  // for the applying side
+  std::vector<FirstLineHost> first_line_hosts_;  // not seen since; usually none
+  std::unordered_map<std::string, uint32_t> renamed_hosts_;  // lost-character name -> its host
 };
 
 }  // namespace nd

@@ -1,8 +1,11 @@
 #include "src/model/model_builder.h"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include "src/model/model_fixture.h"
+#include "src/model/ring_graph.h"
 
 using namespace nd;
 
@@ -192,4 +195,119 @@ TEST_CASE("an empty Last error body does not swallow the next NCCL line") {
   });
   CHECK(m.framework_errors.empty());
   CHECK(m.versions.count("2.18.6") == 1);
+}
+
+TEST_CASE("2.19.3 lines without host:pid:tid: host unknown, one process per device, P2P places them together") {
+  auto m = model_from({
+      "NCCL version 2.19.3+cuda12.3",
+      " [0] NCCL INFO Using network IB",
+      " [1] NCCL INFO Using network IB",
+      " [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x52e9 - Init START",
+      " [1] NCCL INFO comm 0x55d7869cff50 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x52e9 - Init START",
+      " [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+      " [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/CUMEM/read",
+      " [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x52e9 - Init COMPLETE",
+      " [1] NCCL INFO comm 0x55d7869cff50 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x52e9 - Init COMPLETE",
+  });
+  CHECK(m.counters.nccl_lines == 8);
+  CHECK(m.hosts.size() == 0);
+  REQUIRE(m.comms.size() == 1);
+  const auto& c = m.comms[0];
+  CHECK(c.host_of(0) == kNoHost);
+  CHECK(c.ranks[0].init_completed);
+  CHECK(c.ranks[1].init_completed);
+  CHECK(c.edges.size() == 2);
+  CHECK(locality(c, 0, 1) == Locality::Intra);
+  REQUIRE(m.processes.size() == 2);
+  CHECK(m.process_name(m.processes[0].host, m.processes[0].pid) == "host unknown, device 0");
+  CHECK(m.process_name(m.processes[1].host, m.processes[1].pid) == "host unknown, device 1");
+  CHECK(m.using_network.at("IB").size() == 2);
+}
+
+TEST_CASE("srun labels name the processes of header-less lines; NET alone places no rank") {
+  auto m = model_from({
+      " 0: [0] NCCL INFO comm 0xa rank 0 nranks 4 cudaDev 0 busId 18000 commId 0x1 - Init START",
+      " 1: [1] NCCL INFO comm 0xb rank 1 nranks 4 cudaDev 1 busId 2a000 commId 0x1 - Init START",
+      " 2: [0] NCCL INFO comm 0xc rank 2 nranks 4 cudaDev 0 busId 18000 commId 0x1 - Init START",
+      " 0: [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read",
+      " 1: [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/Socket/1",
+      " 2: [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [receive] via NET/Socket/0",
+  });
+  REQUIRE(m.comms.size() == 1);
+  const auto& c = m.comms[0];
+  CHECK(locality(c, 0, 1) == Locality::Intra);
+  CHECK(locality(c, 1, 2) == Locality::Unknown);
+  // Two processes on device 0, told apart by their task ids.
+  REQUIRE(m.processes.size() == 3);
+  std::vector<std::string> names;
+  for (const auto& p : m.processes) names.push_back(m.process_name(p.host, p.pid));
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"host unknown, srun task 0", "host unknown, srun task 1",
+                                          "host unknown, srun task 2"});
+}
+
+TEST_CASE("stand-in hosts: real pids, host unknown; a pdsh prefix still names the host") {
+  auto m = model_from({
+      "<cluster_name>:919:1150 [0] NCCL INFO comm 0x5612 rank 8 nranks 16 cudaDev 0 busId 18000 commId 0xab - Init START",
+      "<cluster_name>:926:1151 [7] NCCL INFO Channel 03/0 : 15[7] -> 6[6] [send] via NET/Socket/3",
+      "gpu07: xxx:1001:1001 [0] NCCL INFO cudaDriverVersion 12040",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"gpu07"});
+  REQUIRE(m.comms.size() == 2);  // rank 15's line waits in "unclaimed"
+  CHECK(m.comms[0].key == "0xab");
+  CHECK(m.comms[0].host_of(8) == kNoHost);
+  CHECK(m.comms[0].ranks[8].pid == 919);
+  CHECK(m.process_name(kNoHost, 919) == "host unknown pid 919");
+  REQUIRE(m.driver_versions.at(12040).size() == 1);
+  CHECK(m.host_name(m.driver_versions.at(12040)[0].host) == "gpu07");
+}
+
+TEST_CASE("nNodes 1 puts ranks whose hosts are unknown on one host (2.20+)") {
+  auto m = model_from({
+      "[0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x1 - Init START",
+      "[0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0",
+      "[0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0",
+  });
+  REQUIRE(m.comms.size() == 1);
+  CHECK(locality(m.comms[0], 0, 1) == Locality::Intra);
+}
+
+TEST_CASE("a first line that lost its first characters in the copy is the longer host") {
+  auto m = model_from({
+      "pgds-aihub0007:2771:2771 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.10<0>",
+      "tpgds-aihub0008:2808:2808 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.11<0>",
+      "tpgds-aihub0007:2771:2771 [0] NCCL INFO Using network IB",
+      "pgds-aihub0007:2771:2771 [0] NCCL INFO cudaDriverVersion 12040",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"tpgds-aihub0007", "tpgds-aihub0008"});
+  CHECK(m.host_name(m.ip_hosts.at("10.1.0.10")) == "tpgds-aihub0007");
+  // A host seen again on another line is a host of its own.
+  m = model_from({
+      "pu01:1:1 [0] NCCL INFO Using network IB",
+      "pu01:1:1 [0] NCCL INFO cudaDriverVersion 12040",
+      "gpu01:2:2 [0] NCCL INFO Using network IB",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"pu01", "gpu01"});
+  // Only the first line of a file.
+  m = model_from({
+      "gpu01:2:2 [0] NCCL INFO Using network IB",
+      "pu02:1:1 [0] NCCL INFO Using network IB",
+      "gpu02:3:3 [0] NCCL INFO Using network IB",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"gpu01", "pu02", "gpu02"});
+}
+
+TEST_CASE("2.4.8 without commId: header-less lines of two hosts still make one communicator") {
+  // Device 0 of both hosts falls into one made-up process; each rank counts
+  // its own communicators.
+  auto m = model_from({
+      "[0] NCCL INFO Ring 00 : 0 1 2 3",
+      "[0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 4 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "[1] NCCL INFO comm 0x55d7869cff50 rank 1 nranks 4 cudaDev 1 nvmlDev 1 - Init COMPLETE",
+      "[0] NCCL INFO comm 0x55d7869d0f50 rank 2 nranks 4 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "[1] NCCL INFO comm 0x55d7869d1f50 rank 3 nranks 4 cudaDev 1 nvmlDev 1 - Init COMPLETE",
+  });
+  REQUIRE(m.comms.size() == 1);
+  CHECK(m.comms[0].key == "#0/4");
+  for (uint32_t r = 0; r < 4; ++r) CHECK(m.comms[0].ranks[r].init_completed);
 }

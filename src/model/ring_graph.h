@@ -18,7 +18,8 @@ enum class Locality : uint8_t { Intra, Inter, Unknown };
 const char* locality_name(Locality l);
 
 // Intra when both ranks' hosts are known and equal, Inter when known and
-// different, Unknown when the log lacks either rank's host.
+// different. Otherwise what NCCL's `nNodes` or P2P/SHM links prove (see
+// RankInfo::host_group), and Unknown when nothing does.
 Locality locality(const Communicator& comm, uint32_t a, uint32_t b);
 
 struct LinkProps {

@@ -76,6 +76,8 @@ JobSummary summarize(const JobModel& model, const CheckOptions& options) {
     s.comms.push_back(cs);
   }
   s.hosts = max_nodes ? max_nodes : model.hosts.size();
+  s.named_hosts = model.hosts.size();
+  for (const auto& p : model.processes) s.host_unknown_processes += p.host == kNoHost;
   for (const auto& [v, _] : model.versions) s.nccl_versions.push_back(v);
   std::sort(s.nccl_versions.begin(), s.nccl_versions.end(), version_less);
   for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
@@ -226,6 +228,11 @@ std::optional<Gap> unplaced_connections(const GapInput& in) {
   size_t known = 0;
   for_each_edge(in.model, [&](const EdgeView& e) { known += e.locality != Locality::Unknown; });
   if (known != 0) return std::nullopt;
+  if (in.summary.host_unknown_processes > 0) {
+    return Gap{"whether links stay inside a host: no connection's two ranks can be placed on hosts (the log's "
+               "lines name no host: their `host:pid:tid` prefix is missing or anonymised)",
+               "the log as NCCL wrote it, `host:pid:tid` prefixes included", {}, false};
+  }
   return Gap{"whether links stay inside a host: no connection's two ranks can be placed on hosts (the log lacks "
              "the Init lines `comm ... rank ... - Init COMPLETE`)",
              "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output", {}, false};

@@ -45,6 +45,10 @@ struct Coverage {
 
 struct JobSummary {
   size_t hosts = 0;
+  size_t named_hosts = 0;  // hosts the log names (`hosts` may come from nNodes)
+  // NCCL processes whose lines name no host (`host:pid:tid` missing or a
+  // stand-in such as `<hostname>`): their host is unknown.
+  size_t host_unknown_processes = 0;
   size_t ranks = 0;
   size_t communicators = 0;
   std::vector<std::string> nccl_versions;

@@ -81,3 +81,21 @@ TEST_CASE("the gaps that end the list say which lines are missing and what to re
   CHECK(gaps[0].rerun == "NCCL_DEBUG=INFO");
   CHECK(gaps[0].affects.empty());
 }
+
+TEST_CASE("connections whose lines name no host say so, not that Init lines are missing") {
+  // NCCL 2.19.3 lines without host:pid:tid, joined by NET only.
+  JobModel m = model_from({
+      "[0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x1 - Init START",
+      "[0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
+      "[0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x1 - Init COMPLETE",
+  });
+  JobSummary s = summarize(m, CheckOptions{});
+  CHECK(s.host_unknown_processes == 1);
+  CHECK(s.named_hosts == 0);
+  auto gaps = find_gaps(m, s);
+  REQUIRE(gaps.size() == 2);  // and the binding report
+  CHECK(gaps[0].reason ==
+        "whether links stay inside a host: no connection's two ranks can be placed on hosts (the log's lines name no "
+        "host: their `host:pid:tid` prefix is missing or anonymised)");
+  CHECK_FALSE(gaps[0].blocks_verdict);
+}

@@ -38,7 +38,7 @@ json report_json(const CheckReport& r) {
   json not_checked = json::array();
   for (const auto& g : r.gaps) (g.blocks_verdict ? gaps : not_checked).push_back({{"reason", g.reason}, {"rerun", g.rerun}});
   const Coverage& cov = s.coverage;
-  return {
+  json out = {
       {"schema", kCheckSchema},
       {"verdict", verdict_name(r.verdict)},
       {"summary",
@@ -66,6 +66,9 @@ json report_json(const CheckReport& r) {
       {"inconclusive", gaps},
       {"input_errors", r.input_errors},
   };
+  // Present when some lines name no host, like `communicator` in a finding.
+  if (s.host_unknown_processes > 0) out["summary"]["host_unknown_processes"] = s.host_unknown_processes;
+  return out;
 }
 
 std::string render_json(const CheckReport& report) {

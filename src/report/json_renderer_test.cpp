@@ -37,6 +37,9 @@ TEST_CASE("JSON report has the documented shape") {
   CHECK(j["summary"]["transports"]["inter_families"] == json::array());
   CHECK(j["summary"]["transports"]["inter_from"] == "none");
   CHECK(j["summary"]["gdr"] == "no");
+  CHECK_FALSE(j["summary"].contains("host_unknown_processes"));
+  r.summary.host_unknown_processes = 3;
+  CHECK(json::parse(render_json(r))["summary"]["host_unknown_processes"] == 3);
   const auto& jf = j["findings"][0];
   CHECK(jf["id"] == "ND3004");
   CHECK(jf["slug"] == "no-gpudirect-rdma");

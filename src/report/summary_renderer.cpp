@@ -36,6 +36,8 @@ using PairLabels = std::map<std::string, uint64_t>;  // label -> connections
 
 struct Summary {
   std::vector<HostRow> hosts;  // sorted by name
+  // Ranks of the largest communicator that printed lines naming no host.
+  std::vector<uint32_t> host_unknown;
   size_t primary = SIZE_MAX;   // the largest communicator
   std::map<std::pair<uint32_t, uint32_t>, PairLabels> matrix;  // (from host, to host)
   std::vector<HostRails> rails;
@@ -66,6 +68,12 @@ Summary collect(const JobModel& m) {
       uint32_t b = comm.host_of(e.receiver);
       if (a == kNoHost || b == kNoHost) continue;
       ++s.matrix[{a, b}][link_label(m, e)];
+    }
+  }
+  if (s.primary != SIZE_MAX) {
+    const Communicator& comm = m.comms[s.primary];
+    for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
+      if (comm.ranks[r].host == kNoHost && comm.ranks[r].pid != 0) s.host_unknown.push_back(r);
     }
   }
   for (auto& [id, row] : hosts) {
@@ -256,8 +264,10 @@ std::string render_summary_text(const JobModel& m, const std::vector<std::string
   std::string out;
   for (const auto& e : input_errors) out += fmt::format("input error: {}\n", display(e, 200));
   size_t ranks = s.primary == SIZE_MAX ? 0 : m.comms[s.primary].size();
-  out += fmt::format("Job: {} rank{} on {} host{}, {} communicator{}\n", ranks, ranks == 1 ? "" : "s",
-                     s.hosts.size(), s.hosts.size() == 1 ? "" : "s", m.comms.size(), m.comms.size() == 1 ? "" : "s");
+  std::string where = fmt::format(" on {} host{}", s.hosts.size(), s.hosts.size() == 1 ? "" : "s");
+  if (!s.host_unknown.empty()) where = s.hosts.empty() ? ", host unknown" : where + " and of unknown host";
+  out += fmt::format("Job: {} rank{}{}, {} communicator{}\n", ranks, ranks == 1 ? "" : "s", where, m.comms.size(),
+                     m.comms.size() == 1 ? "" : "s");
   auto observed = [](const std::map<std::string, std::vector<Observation>>& what) {
     std::vector<std::string> v;
     for (const auto& [name, who] : what) {
@@ -275,7 +285,11 @@ std::string render_summary_text(const JobModel& m, const std::vector<std::string
   out += fmt::format("Network (Using network): {}\n", observed(m.using_network));
 
   out += "\nHosts\n";
-  if (s.hosts.empty()) out += "  no host with an Init line in the log\n";
+  if (s.hosts.empty() && s.host_unknown.empty()) out += "  no host with an Init line in the log\n";
+  if (!s.host_unknown.empty()) {
+    out += fmt::format("  host unknown for rank{} {}: their lines name no host\n", s.host_unknown.size() == 1 ? "" : "s",
+                       format_ranges(s.host_unknown));
+  }
   auto host_key = [&](const HostRow& h) {
     std::vector<std::string> gpus;
     for (const auto& g : h.gpus) gpus.push_back(gpu_text(g));
@@ -355,12 +369,14 @@ std::string render_summary_json(const JobModel& m, const std::vector<std::string
     j["driver_versions"].push_back({{"cuda_driver_version", v}, {"cuda", driver_text(v)}, {"processes", who.size()}});
   }
   j["networks"] = observed(m.using_network, "name");
+  if (!s.host_unknown.empty()) j["host_unknown_ranks"] = s.host_unknown;
   j["hosts"] = json::array();
   for (const auto& h : s.hosts) {
     json host = {{"name", valid_utf8(m.host_name(h.host))}, {"processes", h.pids.size()}};
     host["gpus"] = json::array();
     for (const auto& g : h.gpus) {
-      json gpu = {{"pid", g.pid}, {"cuda_dev", g.cuda_dev}};
+      // A line without `host:pid:tid` has no pid to give.
+      json gpu = {{"pid", is_synthetic_pid(g.pid) ? json(nullptr) : json(g.pid)}, {"cuda_dev", g.cuda_dev}};
       gpu["nvml_dev"] = g.nvml_dev >= 0 ? json(g.nvml_dev) : json();
       gpu["bus_id"] = g.bus_id ? json(bdf(*g.bus_id)) : json();
       gpu["ranks"] = json::array();

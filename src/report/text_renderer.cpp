@@ -30,8 +30,10 @@ std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n
 // "connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01"
 std::string coverage_text(const Coverage& c) {
   std::vector<uint32_t> channels = c.channels;
-  return fmt::format("connections of {} of {} on {} of {}, {}", c.ranks_seen, plural(c.ranks_announced, "rank"),
-                     c.hosts_seen, plural(c.hosts_announced, "host"),
+  std::string hosts = c.hosts_seen > 0       ? fmt::format(" on {} of {}", c.hosts_seen, plural(c.hosts_announced, "host"))
+                      : c.hosts_announced > 0 ? fmt::format(", hosts unknown ({} announced)", c.hosts_announced)
+                                              : std::string(", hosts unknown");
+  return fmt::format("connections of {} of {}{}, {}", c.ranks_seen, plural(c.ranks_announced, "rank"), hosts,
                      fmt::format("channel{} {}", channels.size() == 1 ? "" : "s", format_ranges(channels, 2)));
 }
 
@@ -44,6 +46,16 @@ std::string inter_node(const JobSummary& s) {
   if (s.inter_from == "warnings") return out + " (from IB WARNs; no inter-node connection lines)";
   if (!s.inter.empty() && s.inter != s.inter_families) out += fmt::format(" ({})", fmt::join(s.inter, ", "));
   return out;
+}
+
+// "2 hosts"; "host unknown" when no line names one; "1 host, name unknown"
+// when only NCCL's node count tells.
+std::string hosts_text(const JobSummary& s) {
+  if (s.host_unknown_processes == 0) return plural(s.hosts, "host");
+  if (s.named_hosts == 0) {
+    return s.hosts == 0 ? std::string("host unknown") : fmt::format("{}, {} unknown", plural(s.hosts, "host"), s.hosts == 1 ? "name" : "names");
+  }
+  return fmt::format("{} and lines whose host is unknown", plural(s.hosts, "host"));
 }
 
 }  // namespace
@@ -67,7 +79,7 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
 std::string render_text(const CheckReport& report, const TextStyle& style) {
   const JobSummary& s = report.summary;
   std::string out;
-  out += fmt::format("job: {}, {}, {}; NCCL {}\n", plural(s.hosts, "host"), plural(s.ranks, "rank"),
+  out += fmt::format("job: {}, {}, {}; NCCL {}\n", hosts_text(s), plural(s.ranks, "rank"),
                      plural(s.communicators, "communicator"), list_or(s.nccl_versions, "version unknown"));
   out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
                      inter_node(s), s.gdr);

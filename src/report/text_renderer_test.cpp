@@ -86,3 +86,14 @@ TEST_CASE("text report: the inter-node family, with the name NCCL printed where 
   CHECK(render_text(r, TextStyle{false}).find("; inter-node IB (from IB WARNs; no inter-node connection lines); ") !=
         std::string::npos);
 }
+
+TEST_CASE("text report: hosts that the lines do not name") {
+  CheckReport r = sample();
+  r.summary.hosts = 0;
+  r.summary.host_unknown_processes = 4;
+  CHECK(render_text(r, TextStyle{false}).starts_with("job: host unknown, 16 ranks, 1 communicator; NCCL 2.18.3\n"));
+  r.summary.hosts = 2;  // from NCCL's nNodes
+  CHECK(render_text(r, TextStyle{false}).starts_with("job: 2 hosts, names unknown, 16 ranks,"));
+  r.summary.named_hosts = 1;
+  CHECK(render_text(r, TextStyle{false}).starts_with("job: 2 hosts and lines whose host is unknown, 16 ranks,"));
+}

@@ -34,8 +34,14 @@ std::optional<uint32_t> Interner::find(std::string_view s) const {
   return slots_[i] - 1;
 }
 
-void Interner::grow() {
-  size_t n = slots_.empty() ? 16 : slots_.size() * 2;
+void Interner::rename(uint32_t id, std::string_view s) {
+  names_[id] = std::string(s);
+  rehash(slots_.size());
+}
+
+void Interner::grow() { rehash(slots_.empty() ? 16 : slots_.size() * 2); }
+
+void Interner::rehash(size_t n) {
   slots_.assign(n, 0);
   hashes_.assign(n, 0);
   shift_ = 64 - static_cast<unsigned>(std::countr_zero(n));

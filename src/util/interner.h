@@ -15,6 +15,8 @@ class Interner {
  public:
   uint32_t intern(std::string_view s);
   std::optional<uint32_t> find(std::string_view s) const;
+  // Gives `id` the name `s`, which must not be interned yet; O(size()).
+  void rename(uint32_t id, std::string_view s);
   const std::string& name(uint32_t id) const { return names_[id]; }
   size_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
@@ -23,6 +25,7 @@ class Interner {
   // The slot of `s`: the one holding it, or the empty one where it belongs.
   size_t slot_of(std::string_view s, uint64_t hash) const;
   void grow();
+  void rehash(size_t slots);
 
   std::vector<std::string> names_;
   std::vector<uint32_t> slots_;   // id + 1; 0 marks an empty slot

@@ -31,3 +31,15 @@ TEST_CASE("Interner keeps its ids through growth, for names alike at both ends")
   Interner copy = texts;
   CHECK(copy.find("NET/IB/3/GDRDMA/0010/x") == 10u);
 }
+
+TEST_CASE("Interner renames an id in place: the old name is gone, the id stays") {
+  Interner hosts;
+  hosts.intern("pgds-aihub0007");
+  hosts.intern("gpu02");
+  hosts.rename(0, "tpgds-aihub0007");
+  CHECK(hosts.find("tpgds-aihub0007") == 0u);
+  CHECK_FALSE(hosts.find("pgds-aihub0007"));
+  CHECK(hosts.find("gpu02") == 1u);
+  CHECK(hosts.name(0) == "tpgds-aihub0007");
+  CHECK(hosts.intern("pgds-aihub0007") == 2);
+}
