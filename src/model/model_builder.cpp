@@ -259,39 +259,54 @@ void ModelBuilder::parse_one_line(const Line& line, ParsedLines& out, bool try_c
       continue;
     }
     if (scan.spliced) ++out.spliced_lines;
-    for (size_t i = 0; i < scan.count; ++i) {
-      const NcclHeader& h = scan.headers[i];
-      ++out.nccl_lines;
-      if (h.level == Level::Warn) ++out.warn_lines;
-      if (h.level == Level::Info) ++out.info_lines;
-      bool spliced = i > 0 || h.column > 0;
-      bool named = h.host_form == HostForm::Named;
-      // classify() takes a per-operation message for IgnoredEvent at once.
-      bool per_op = is_per_operation(h.payload);
-      bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
-      Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
-      auto kind = ParsedLines::Kind::Message;
-      if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
-        // Without a host of its own, only a launcher's host could be news.
-        if (!named && env.launcher_host.empty()) continue;
-        if (named && !spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
-          continue;
+    // A paste that lost its newlines holds a whole log in one line: the scan
+    // stops at kMaxHeadersPerLine, so scan again from the last header found.
+    std::string_view scanned = env.payload;
+    for (bool first_scan = true;; first_scan = false) {
+      bool more = scan.count == kMaxHeadersPerLine;
+      size_t use = more ? scan.count - 1 : scan.count;
+      for (size_t i = 0; i < use; ++i) {
+        const NcclHeader& h = scan.headers[i];
+        ++out.nccl_lines;
+        if (h.level == Level::Warn) ++out.warn_lines;
+        if (h.level == Level::Info) ++out.info_lines;
+        bool spliced = !first_scan || i > 0 || h.column > 0;
+        bool named = h.host_form == HostForm::Named;
+        // classify() takes a per-operation message for IgnoredEvent at once.
+        bool per_op = is_per_operation(h.payload);
+        bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
+        Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
+        auto kind = ParsedLines::Kind::Message;
+        if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
+          // Without a host of its own, only a launcher's host could be news.
+          if (!named && env.launcher_host.empty()) continue;
+          if (named && !spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
+            continue;
+          }
+          kind = ParsedLines::Kind::HostSighting;
         }
-        kind = ParsedLines::Kind::HostSighting;
+        if (!spliced && named) out.hosts.insert(h.host);
+        ParsedLines::Item& item = out.items.emplace_back();
+        item.kind = kind;
+        item.spliced = spliced;
+        item.line = line.number;
+        item.raw = segment;
+        if (more || !first_scan) {
+          // One message of a flattened log: cite it, not the whole log.
+          size_t end = i + 1 < scan.count ? scan.headers[i + 1].column : scanned.size();
+          item.raw = scanned.substr(h.column, end - h.column);
+        }
+        item.header = h;
+        item.event = std::move(ev);
+        if (!named) {
+          item.launcher_host = env.launcher_host;
+          item.launcher_rank = env.launcher_rank;
+          item.rank_from = env.rank_from;
+        }
       }
-      if (!spliced && named) out.hosts.insert(h.host);
-      ParsedLines::Item& item = out.items.emplace_back();
-      item.kind = kind;
-      item.spliced = spliced;
-      item.line = line.number;
-      item.raw = segment;
-      item.header = h;
-      item.event = std::move(ev);
-      if (!named) {
-        item.launcher_host = env.launcher_host;
-        item.launcher_rank = env.launcher_rank;
-        item.rank_from = env.rank_from;
-      }
+      if (!more) break;
+      scanned = scanned.substr(scan.headers[use].column);
+      scan = scan_nccl_headers(scanned);
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "src/model/model_fixture.h"
 #include "src/model/ring_graph.h"
@@ -310,4 +311,23 @@ TEST_CASE("2.4.8 without commId: header-less lines of two hosts still make one c
   REQUIRE(m.comms.size() == 1);
   CHECK(m.comms[0].key == "#0/4");
   for (uint32_t r = 0; r < 4; ++r) CHECK(m.comms[0].ranks[r].init_completed);
+}
+
+TEST_CASE("a paste that lost its newlines: every message of the one long line is read") {
+  // NCCL 2.18.3, a two-rank job pasted as one line (lines joined by spaces).
+  std::string flat;
+  for (int r = 0; r < 2; ++r) {
+    std::string h = fmt::format("gpu0{}:{}:{} [0] NCCL INFO ", r + 1, 100 + r, 100 + r);
+    flat += h + fmt::format("comm 0x{} rank {} nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init START ", r + 1, r);
+    flat += h + fmt::format("Channel 00/0 : {}[0] -> {}[0] [send] via NET/IB/0/GDRDMA ", r, 1 - r);
+    flat += h + fmt::format("Channel 00/0 : {}[0] -> {}[0] [receive] via NET/IB/0/GDRDMA ", 1 - r, r);
+    flat += h + fmt::format("comm 0x{} rank {} nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE ", r + 1, r);
+  }
+  auto m = model_from({flat});
+  CHECK(m.counters.nccl_lines == 8);
+  CHECK(m.counters.connection_lines == 4);
+  REQUIRE(m.comms.size() == 1);
+  CHECK(m.comms[0].ranks[0].init_completed);
+  CHECK(m.comms[0].ranks[1].init_completed);
+  CHECK(m.hosts.names() == std::vector<std::string>{"gpu01", "gpu02"});
 }
