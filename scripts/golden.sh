@@ -48,9 +48,9 @@ for kind in txt json; do
   fi
 done
 
-# A single log must read the same from a pipe as from the file.
+# A single log must read the same from a pipe (the stream path) as from the file.
 if [ $# -eq 1 ] && [ -f "$1" ]; then
-  run - <"$1" | sed "s|<stdin>|$1|g" >"$tmp/stdin"
+  cat "$1" | run - | sed "s|<stdin>|$1|g" >"$tmp/stdin"
   if ! diff -u "$tmp/text" "$tmp/stdin"; then
     echo "FAIL: $base: standard input gives a different report than the file"
     status=1

@@ -144,6 +144,7 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
         errors.push_back(err);
       }
     }
+    if (hang) hang->stop();
     // Nothing from NCCL is nothing to judge: say why on stderr (the exit
     // status says it to scripts), unless an unreadable input explains it.
     if (errors.empty() && builder.model().counters.nccl_lines == 0) {

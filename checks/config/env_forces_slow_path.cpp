@@ -173,7 +173,9 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
   const Echo* p2p = find("NCCL_P2P_DISABLE");
   const bool p2p_off = p2p && is_true(p2p->value);
   const std::string intra_unseen = "the log shows no intra-node connection line to tell whether it costs anything here";
-  if (p2p_off) {
+  // Intra-node links with neither SHM nor NET among them: the setting cost
+  // nothing the log can see.
+  if (p2p_off && (c.intra_shm || c.intra_net || !c.intra_links)) {
     bool shown = c.intra_shm || c.intra_net;
     emit(*p2p, shown ? Severity::Warning : Severity::Info,
          c.intra_shm ? "it turns off CUDA peer-to-peer (NVLink and PCIe P2P), which is why GPUs of one host exchange "

@@ -7,15 +7,18 @@
 #include "checks/config/evidence.h"
 #include "checks/config/nccl_releases.h"
 #include "checks/health/health_rules.h"
+#include "checks/health/warn_classes.h"
 #include "src/util/ranges.h"
 
 namespace nd {
 namespace {
 
-// NCCL lines that must follow a process's last line, in its own file, while
-// other ranks of its communicator completed init, before its silence counts
-// as a hang rather than the end of an excerpt.
+// Lines that must follow both a process's last line and the last Init
+// COMPLETE of the others, in the same file, before its silence counts as a
+// hang rather than the end of an excerpt: at least this many, and a few per
+// rank, since every rank prints its own lines at each step.
 constexpr uint64_t kSilentLines = 200;
+constexpr uint64_t kSilentLinesPerRank = 4;
 
 using ProcessKey = std::pair<uint32_t, uint64_t>;  // host, pid
 
@@ -24,7 +27,7 @@ using ProcessKey = std::pair<uint32_t, uint64_t>;  // host, pid
 struct HangEvidence {
   const JobModel& m;
   std::vector<LineRef> watchdog;  // PyTorch watchdog timeouts anywhere in the job
-  std::map<ProcessKey, LineRef> first_warn;
+  std::multimap<ProcessKey, LineRef> error_warns;  // WARNs that mean a failure, per process
   std::map<ProcessKey, const ProcessRecord*> process;
   std::map<uint32_t, uint32_t> file_end;  // file -> last line any process printed
 
@@ -32,7 +35,10 @@ struct HangEvidence {
     for (const auto& r : m.framework_errors) {
       if (r.kind == FrameworkKind::WatchdogTimeout) watchdog.push_back(r.line);
     }
-    for (const auto& w : m.warnings) first_warn.try_emplace({w.host, w.pid}, w.line);
+    // A plugin that fails over to IB or a retry that succeeds is no failure.
+    for (const auto& w : m.warnings) {
+      if (classify_warn(w.message).severity == Severity::Error) error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
+    }
     for (const auto& p : m.processes) {
       process[{p.host, p.pid}] = &p;
       uint32_t& end = file_end[p.last_line.file];
@@ -40,36 +46,41 @@ struct HangEvidence {
     }
   }
 
-  // Why `who` (which printed `since` and never completed) counts as stuck,
-  // citing `lines`; empty when nothing says so. `others_completed`: a rank of
-  // the same communicator completed init.
-  std::string why_stuck(ProcessKey who, LineRef since, bool others_completed, std::vector<LineRef>& lines) const {
+  // Why `who` (which printed `since`, its Init START or first init line, and
+  // never completed) counts as stuck, citing `lines`; empty when nothing says
+  // so. `others_done`: the last Init COMPLETE of other ranks of its
+  // communicator, none when no other rank completed.
+  std::string why_stuck(ProcessKey who, LineRef since, LineRef others_done, uint32_t nranks,
+                        std::vector<LineRef>& lines) const {
     if (!watchdog.empty()) {
       lines.push_back(watchdog.front());
       return "PyTorch's watchdog reports a collective timeout";
     }
     for (const auto& stall : m.stalls) {
-      for (const auto& [host, pid] : stall.processes) {
-        if (pid == who.second && host == m.host_name(who.first)) {
-          if (stall.after.line != 0) lines.push_back(stall.after);
-          return fmt::format("the live input stopped for {:.0f} s (--hang-after) while it was in init", stall.seconds);
-        }
+      if (std::find(stall.starts.begin(), stall.starts.end(), since) != stall.starts.end()) {
+        if (stall.after.line != 0) lines.push_back(stall.after);
+        return fmt::format("the live input stopped for {:.0f} s (--hang-after) while it was in init", stall.seconds);
       }
     }
-    auto warn = first_warn.find(who);
-    if (warn != first_warn.end() && since < warn->second) {
-      lines.push_back(warn->second);
-      return "the process printed a WARN after it began init";
+    auto [first, last] = error_warns.equal_range(who);
+    for (auto it = first; it != last; ++it) {
+      if (since < it->second) {
+        lines.push_back(it->second);
+        return "the process printed an error WARN after it began init";
+      }
     }
-    if (!others_completed) return {};
+    if (others_done.line == 0) return {};
     auto it = process.find(who);
-    if (it == process.end()) return {};
+    if (it == process.end() || it->second->last_line.file != others_done.file) return {};
     const ProcessRecord& p = *it->second;
+    uint32_t from = std::max(p.last_line.line, others_done.line);
     auto end = file_end.find(p.last_line.file);
-    if (end != file_end.end() && end->second >= p.last_line.line + kSilentLines) {
+    uint64_t needed = std::max<uint64_t>(kSilentLines, kSilentLinesPerRank * nranks);
+    if (end != file_end.end() && end->second >= from + needed) {
       lines.push_back(p.last_line);
-      return fmt::format("other ranks completed init and the input goes on for {} lines after this process's last",
-                         end->second - p.last_line.line);
+      return fmt::format("the other ranks completed init and the input goes on for {} lines after that and after "
+                         "this process's last",
+                         end->second - from);
     }
     return {};
   }
@@ -114,7 +125,12 @@ struct Unfinished {
                                                         : fmt::format(" (rank{} {})", process_ranks.size() == 1 ? "" : "s",
                                                                       format_ranges(process_ranks))));
     }
-    std::vector<std::string> names = host_names(m, hosts);
+    std::vector<std::string> names;
+    for (uint32_t h : hosts) {
+      if (h != kNoHost) names.push_back(m.host_name(h));
+    }
+    std::sort(names.begin(), names.end());
+    if (names.empty()) return fmt::format("{} (host unknown)", fmt::join(parts, " and "));
     size_t shown = std::min<size_t>(names.size(), 4);
     std::string on = fmt::format("{}", fmt::join(names.begin(), names.begin() + static_cast<long>(shown), ", "));
     if (names.size() > shown) on += fmt::format(" and {} more hosts", names.size() - shown);
@@ -136,9 +152,14 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   Unfinished unfinished;
   std::set<ProcessKey> explained;  // processes named by a communicator's finding
   std::set<ProcessKey> completed_somewhere;
+  LineRef job_done;  // the last Init COMPLETE of the job
+  uint32_t job_ranks = 0;
   for (const auto& comm : m.comms) {
+    job_ranks = std::max(job_ranks, comm.size());
     for (const auto& r : comm.ranks) {
-      if (r.init_completed) completed_somewhere.insert({r.host, r.pid});
+      if (!r.init_completed) continue;
+      completed_somewhere.insert({r.host, r.pid});
+      job_done = std::max(job_done, r.complete_line);
     }
   }
   for (const auto& comm : m.comms) {
@@ -147,12 +168,17 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     std::vector<LineRef> cause_lines;
     std::string cause;
     bool any_completed = false;
-    for (uint32_t r = 0; r < comm.nranks && r < comm.ranks.size(); ++r) any_completed |= comm.ranks[r].init_completed;
+    LineRef others_done;  // the last Init COMPLETE of the communicator
+    for (uint32_t r = 0; r < comm.nranks && r < comm.ranks.size(); ++r) {
+      any_completed |= comm.ranks[r].init_completed;
+      if (comm.ranks[r].init_completed) others_done = std::max(others_done, comm.ranks[r].complete_line);
+    }
     for (uint32_t r = 0; r < comm.nranks && r < comm.ranks.size(); ++r) {
       const RankInfo& info = comm.ranks[r];
       if (info.init_started && !info.init_completed) {
         explained.insert({info.host, info.pid});
-        std::string why = evidence.why_stuck({info.host, info.pid}, info.init_line, any_completed, cause_lines);
+        std::string why = evidence.why_stuck({info.host, info.pid}, info.init_line, others_done, comm.nranks,
+                                             cause_lines);
         if (why.empty()) {
           open.push_back(r);
         } else {
@@ -230,8 +256,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     if (prints_start) break;
     if (!p.init_phase || p.init_completes > 0 || p.init_starts > 0) continue;
     if (explained.count({p.host, p.pid}) || completed_somewhere.count({p.host, p.pid})) continue;
-    std::string why = evidence.why_stuck({p.host, p.pid}, p.init_phase_line, !completed_somewhere.empty(),
-                                         silent_causes);
+    std::string why = evidence.why_stuck({p.host, p.pid}, p.init_phase_line, job_done, job_ranks, silent_causes);
     if (!why.empty()) {
       if (silent_cause.empty()) silent_cause = why;
       silent_stuck.push_back(&p);

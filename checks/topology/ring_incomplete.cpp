@@ -23,7 +23,7 @@ void note_cut_listings(const JobModel& model, const Communicator& comm, ChannelP
     // A listing as long as the ring is whole or wrong (ring-broken's call).
     if (l.readable(n) >= n || l.ranks.size() >= n || graph_channels.count(l.channel)) continue;
     const char* limit = l.four_byte_slots && l.ranks.size() >= 20 ? "NCCL up to 2.22 prints at most 20 ranks"
-                        : l.four_byte_slots                        ? "ranks of 4 digits lose digits in NCCL's slots"
+                        : l.readable(n) < l.ranks.size()           ? "ranks of 4 digits lose digits in NCCL's slots"
                         : l.truncated                              ? "NCCL prints at most 127 characters of it"
                                                                    : "the line is cut short";
     problems.add(fmt::format("the ring listing shows {} of {} ranks ({}) and the log has no GRAPH ring lines "

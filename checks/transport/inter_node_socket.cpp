@@ -83,6 +83,14 @@ std::vector<Cause> fallback_causes(const JobModel& m, const std::vector<std::str
       !steps[kIbDisabled].lines.empty()) {
     steps[kIbInitFailed] = {};
   }
+  // Every job on NCCL's own IB prints that it found no external plugin: that
+  // explains a fallback only when nothing else does.
+  for (int k = 0; k < kKinds; ++k) {
+    if (k != kPluginNotFound && !steps[k].lines.empty()) {
+      steps[kPluginNotFound] = {};
+      break;
+    }
+  }
   std::vector<Cause> out;
   for (int k = 0; k < kKinds; ++k) {
     const Step& s = steps[k];

@@ -89,13 +89,12 @@ TEST_CASE("a socket fallback cites its INFO-level cause: libibverbs missing (2.2
   CHECK(f[0].message ==
         "rank 0 on node-17 <-> rank 1 on node-18, channel 00, via NET/Socket (2 connections); NCCL fell back to sockets "
         "because libibverbs could not be loaded on node-17 ('Failed to open libibverbs.so[.1]'): rdma-core is missing "
-        "on the host or in the container, so NCCL's InfiniBand/RoCE transport cannot start; no external network "
-        "plugin was found on node-17 (libnccl-net.so)");
-  // The cause lines come first in the budget, then a link line.
-  REQUIRE(f[0].evidence.size() == 3);
-  CHECK(f[0].evidence[0].line == 1);
-  CHECK(f[0].evidence[1].text == "node-17:4100:4100 [0] NCCL INFO Failed to open libibverbs.so[.1]");
-  CHECK(f[0].evidence[2].line == 7);
+        "on the host or in the container, so NCCL's InfiniBand/RoCE transport cannot start");
+  // The cause line comes first in the budget, then a link line; 'No plugin
+  // found' is printed by every job on NCCL's own IB and explains nothing here.
+  REQUIRE(f[0].evidence.size() == 2);
+  CHECK(f[0].evidence[0].text == "node-17:4100:4100 [0] NCCL INFO Failed to open libibverbs.so[.1]");
+  CHECK(f[0].evidence[1].line == 7);
 }
 
 TEST_CASE("socket fallback causes: no IB device (INFO), 2.28's IB init failure folded in, old WARN form (2.4.8)") {

@@ -7,14 +7,7 @@ namespace nd {
 HangWatch::HangWatch(Clock::duration after, std::function<void(std::string_view)> emit)
     : after_(after), emit_(std::move(emit)), last_line_at_(Clock::now()), thread_([this] { run(); }) {}
 
-HangWatch::~HangWatch() {
-  {
-    std::lock_guard lk(mutex_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
+HangWatch::~HangWatch() { stop(); }
 
 void HangWatch::on_input() {
   std::lock_guard lk(mutex_);
@@ -31,7 +24,7 @@ void HangWatch::on_event(LineRef ref, const NcclHeader& h, const Event& ev) {
   if (!init) return;
   Key key{std::string(h.host), h.pid, std::string(init->comm_ptr)};
   if (init->phase == InitPhase::Start) {
-    open_[key] = {init->rank, init->nranks};
+    open_[key] = {init->rank, init->nranks, ref};
   } else {
     open_.erase(key);
   }
@@ -54,10 +47,12 @@ void HangWatch::run() {
     stall.seconds = std::chrono::duration<double>(Clock::now() - last_line_at_).count();
     std::vector<std::string> who;
     for (const auto& [key, open] : open_) {
-      stall.processes.push_back({std::get<0>(key), std::get<1>(key)});
+      stall.starts.push_back(open.start);
       if (who.size() < 8) {
-        who.push_back(fmt::format("rank {} of {} ({} pid {})", open.rank, open.nranks, std::get<0>(key),
-                                  std::get<1>(key)));
+        const std::string& host = std::get<0>(key);
+        who.push_back(host.empty() ? fmt::format("rank {} of {} (host unknown)", open.rank, open.nranks)
+                                   : fmt::format("rank {} of {} ({} pid {})", open.rank, open.nranks, host,
+                                                 std::get<1>(key)));
       }
     }
     if (open_.size() > who.size()) who.push_back(fmt::format("and {} more", open_.size() - who.size()));
@@ -72,13 +67,17 @@ void HangWatch::run() {
   }
 }
 
-void HangWatch::finish(JobModel& model) {
+void HangWatch::stop() {
   {
     std::lock_guard lk(mutex_);
     stop_ = true;
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+void HangWatch::finish(JobModel& model) {
+  stop();
   for (auto& s : stalls_) model.stalls.push_back(std::move(s));
   stalls_.clear();
 }

@@ -35,8 +35,11 @@ class HangWatch {
   void on_input();
   // From the ModelBuilder observer, in line order.
   void on_event(LineRef ref, const NcclHeader& h, const Event& ev);
-  // Stops the watchdog; the stalls it saw go into `model` (call after the
-  // input is read, from the thread that owns the model).
+  // Stops the watchdog: call once the input has ended, so that the time
+  // taken to finish the model is not mistaken for a silent job.
+  void stop();
+  // Stops it if need be; the stalls it saw go into `model` (from the thread
+  // that owns the model).
   void finish(JobModel& model);
 
  private:
@@ -44,6 +47,7 @@ class HangWatch {
   struct Open {
     uint32_t rank = 0;
     uint32_t nranks = 0;
+    LineRef start;  // its Init START line
   };
   void run();
 

@@ -209,12 +209,12 @@ struct FrameworkRecord {
 };
 
 // A pause of a live input (`check --tee --hang-after`): no line for
-// `seconds` after `after`, while these processes (host name, pid) were in
-// communicator init.
+// `seconds` after `after`, while the ranks whose Init START lines these are
+// were in communicator init.
 struct StallRecord {
   double seconds = 0;
   LineRef after;
-  std::vector<std::pair<std::string, uint64_t>> processes;
+  std::vector<LineRef> starts;
 };
 
 // One device of a `NET/<name> : Using` line (see parsers/net_devices.h).

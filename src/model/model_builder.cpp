@@ -826,9 +826,11 @@ void ModelBuilder::on_init(Process& p, LineRef ref, const NcclHeader& h, const I
     } else {
       // No commId before 2.16: the k-th communicator of every process is taken
       // to be the same one (§4.6 of the format notes).
-      // Lines without a pid share a process per device across hosts: there
+      // Lines without a pid, or without a host (placeholders: containers
+      // repeat pids across nodes), can share a process across hosts: there
       // each rank counts its own communicators.
-      int counter = is_synthetic_pid(p.pid) ? -2 - static_cast<int>(ev.rank) : h.dev;
+      bool shared = is_synthetic_pid(p.pid) || p.host == kNoHost;
+      int counter = shared ? -2 - static_cast<int>(ev.rank) : h.dev;
       uint32_t seq = p.completes_per_dev[counter]++;
       key = fmt::format("#{}/{}", seq, ev.nranks);
     }

@@ -224,6 +224,11 @@ std::optional<Gap> no_connection_lines(const GapInput& in) {
              "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET"};
 }
 
+// The rules that need to know which links cross hosts: transports between
+// and inside hosts, rails, cross-socket traffic.
+const std::vector<std::string> kLocalityRules = {"ND2009", "ND2100", "ND2101", "ND3001",
+                                                 "ND3003", "ND3004", "ND3005"};
+
 std::optional<Gap> unplaced_connections(const GapInput& in) {
   size_t known = 0;
   for_each_edge(in.model, [&](const EdgeView& e) { known += e.locality != Locality::Unknown; });
@@ -231,11 +236,11 @@ std::optional<Gap> unplaced_connections(const GapInput& in) {
   if (in.summary.host_unknown_processes > 0) {
     return Gap{"whether links stay inside a host: no connection's two ranks can be placed on hosts (the log's "
                "lines name no host: their `host:pid:tid` prefix is missing or anonymised)",
-               "the log as NCCL wrote it, `host:pid:tid` prefixes included", {}, false};
+               "the log as NCCL wrote it, `host:pid:tid` prefixes included", kLocalityRules, false};
   }
   return Gap{"whether links stay inside a host: no connection's two ranks can be placed on hosts (the log lacks "
              "the Init lines `comm ... rank ... - Init COMPLETE`)",
-             "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output", {}, false};
+             "NCCL_DEBUG=INFO with INIT in NCCL_DEBUG_SUBSYS, and every rank's output", kLocalityRules, false};
 }
 
 std::optional<Gap> no_inter_node_lines(const GapInput& in) {
@@ -250,7 +255,7 @@ std::optional<Gap> no_inter_node_lines(const GapInput& in) {
                          in.summary.hosts),
              "every rank's output (all hosts), NCCL_DEBUG_SUBSYS=INIT,NET; with NCCL 2.22+ also "
              "NCCL_RUNTIME_CONNECT=0",
-             {}, false};
+             kLocalityRules, false};
 }
 
 // 2.22+ connects a ring only when an algorithm first uses it, so connection

@@ -56,7 +56,8 @@ bool fails(Severity s, FailOn fail_on) {
 }
 
 bool gap_affects(const Gap& g, std::string_view id) {
-  if (g.affects.empty()) return true;
+  // A check left undone names its rules; only a verdict left open skips all.
+  if (g.affects.empty()) return g.blocks_verdict;
   for (const auto& prefix : g.affects) {
     if (id.starts_with(prefix)) return true;
   }
