@@ -116,6 +116,15 @@ WarnClass classify_warn(std::string_view message) {
     return c;
   }
   static const RE2 kAsync(R"(NET/IB ?: (?:\S+ )?(?:Got async|async fatal|Got async error))");
+  // NCCL warns on every async event but COMM_EST; these name the port coming
+  // up or the subnet manager's bookkeeping (ibv_event_type_str), not a fault.
+  static const RE2 kBenignAsync(
+      R"(Got async event ?: (?:port active|LID change|P_Key change|SM change|client reregistration|GID table change)\s*$)");
+  if (RE2::PartialMatch(msg, kBenignAsync)) {
+    return make(WarnKind::IbAsync, Severity::Info, "ib-async-benign",
+                "the NIC reported a port or subnet event (a port coming up, a LID, GID or SM change): no fault by "
+                "itself; it matters only after a 'port error' or with IB completion errors");
+  }
   if (RE2::PartialMatch(msg, kAsync)) {
     return make(WarnKind::IbAsync, Severity::Error, "ib-async",
                 "the NIC reported an asynchronous error (port down, QP or CQ fatal): check the link and the port "

@@ -59,3 +59,18 @@ TEST_CASE("sockets, CUDA and plugins") {
   CHECK(classify_warn("Bootstrap : no socket interface found").kind == WarnKind::SocketConfig);
   CHECK(classify_warn("something new").kind == WarnKind::Other);
 }
+
+TEST_CASE("async events: a port coming up is no fault, a port error or a fatal event is") {
+  // 2.4-2.19, 2.20-2.22 (device:port before the text), 2.23+ fatal form.
+  for (const char* line : {"NET/IB : Got async event : port active", "NET/IB : mlx5_0:1 Got async event : GID table change",
+                           "NET/IB : Got async event : client reregistration"}) {
+    INFO(line);
+    WarnClass c = classify_warn(line);
+    CHECK(c.kind == WarnKind::IbAsync);
+    CHECK(c.severity == Severity::Info);
+  }
+  for (const char* line : {"NET/IB : Got async event : port error", "NET/IB : mlx5_0:1 async fatal event: local catastrophic error"}) {
+    INFO(line);
+    CHECK(classify_warn(line).severity == Severity::Error);
+  }
+}
