@@ -13,8 +13,8 @@
 namespace nd {
 
 // `message` is the text after `NCCL INFO ` or `NCCL WARN `; `warn` says which.
-// Completion errors, verbs calls and `No IP interface found` count only as
-// WARNs. Returns nothing for every other message, after a few byte compares.
+// Completion errors and verbs calls count only as WARNs; `No IP interface
+// found` at either level. Returns nothing for every other message, after a few byte compares.
 std::optional<NetNoteEvent> parse_net_note(std::string_view message, bool warn);
 
 }  // namespace nd

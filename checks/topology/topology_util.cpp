@@ -1,11 +1,11 @@
 #include "checks/topology/topology_util.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "checks/config/nccl_releases.h"
 #include "src/util/ranges.h"
 
 namespace nd {
@@ -29,8 +29,8 @@ std::vector<Evidence> evidence_of(const JobModel& model, std::vector<LineRef> li
 
 bool connects_at_runtime(const JobModel& model) {
   for (const auto& [v, who] : model.versions) {
-    unsigned major = 0, minor = 0;
-    if (std::sscanf(v.c_str(), "%u.%u", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 22))) return true;
+    auto version = parse_nccl_version(v);
+    if (version && *version >= NcclVersion{2, 22, 0}) return true;
   }
   return false;
 }

@@ -13,18 +13,23 @@ namespace {
 // The job's whole communicator: the largest, over every host that holds a
 // rank of any communicator. Smaller ones (pipeline stages, ncclCommSplit by
 // colour, PyTorch subgroups) are uneven on purpose and cost nothing.
-bool is_world(const JobModel& m, const Communicator& comm, const std::set<uint32_t>& comm_hosts) {
+struct World {
   uint32_t largest = 0;
   std::set<uint32_t> hosts;
-  for (const auto& c : m.comms) {
-    if (c.synthetic) continue;
-    largest = std::max(largest, c.size());
-    for (const auto& r : c.ranks) {
-      if (r.host != kNoHost) hosts.insert(r.host);
+
+  explicit World(const JobModel& m) {
+    for (const auto& c : m.comms) {
+      if (c.synthetic) continue;
+      largest = std::max(largest, c.size());
+      for (const auto& r : c.ranks) {
+        if (r.host != kNoHost) hosts.insert(r.host);
+      }
     }
   }
-  return comm.size() == largest && comm_hosts == hosts;
-}
+  bool is(const Communicator& comm, const std::set<uint32_t>& comm_hosts) const {
+    return comm.size() == largest && comm_hosts == hosts;
+  }
+};
 
 }  // namespace
 
@@ -35,6 +40,7 @@ bool is_world(const JobModel& m, const Communicator& comm, const std::set<uint32
 // builds a flat one when nodes differ in local ranks).
 void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
+  const World world(m);
   for (const auto& comm : m.comms) {
     if (comm.synthetic || comm.nranks < 2 || comm.ranks.size() != comm.nranks) continue;
     std::map<uint32_t, std::vector<uint32_t>> per_host;
@@ -52,7 +58,7 @@ void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const 
     if (lo == hi) continue;
     std::set<uint32_t> comm_hosts;
     for (const auto& [h, ranks] : per_host) comm_hosts.insert(h);
-    if (!is_world(m, comm, comm_hosts)) continue;
+    if (!world.is(comm, comm_hosts)) continue;
     std::vector<std::string> parts;
     std::vector<LineRef> lines;
     std::map<std::string, size_t> by_name;
