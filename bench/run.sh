@@ -189,5 +189,5 @@ fi
 echo
 echo "bench: live finding latency (check --tee -)"
 for t in latency trickle; do
-  python3 src/live/live_test.py "$bin" "$t" --measure | sed -n 's/^/  /p' | grep -v '  ok$' || true
+  python3 src/pipeline/live_test.py "$bin" "$t" --measure | sed -n 's/^/  /p' | grep -v '  ok$' || true
 done

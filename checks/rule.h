@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/report/finding.h"
+#include "checks/finding.h"
 
 namespace nd {
 

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "src/probe/preflight/preflight.h"
-#include "src/probe/preflight/preflight_output.h"
+#include "src/pipeline/preflight.h"
+#include "src/report/preflight_output.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/report/finding.h"
+#include "checks/finding.h"
 #include "src/util/errno_names.h"
 
 namespace nd {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "src/model/job_model.h"
-#include "src/report/finding.h"
+#include "checks/finding.h"
 
 namespace nd {
 

@@ -8,7 +8,7 @@
 #include "src/cli/explain_command.h"
 #include "src/cli/rule_pages.h"
 #include "src/cli/rules_command.h"
-#include "src/rule_catalogue.h"
+#include "src/pipeline/rule_catalogue.h"
 
 using namespace nd;
 

@@ -7,8 +7,8 @@
 
 #include "checks/registry.h"
 #include "src/cli/rules_command.h"
-#include "src/live/hang_watch.h"
-#include "src/pipeline.h"
+#include "src/pipeline/hang_watch.h"
+#include "src/pipeline/pipeline.h"
 
 namespace nd {
 namespace {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "src/cli/rule_pages.h"
-#include "src/pipeline.h"
-#include "src/rule_catalogue.h"
+#include "src/pipeline/pipeline.h"
+#include "src/pipeline/rule_catalogue.h"
 
 namespace nd {
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "src/pipeline.h"
+#include "src/pipeline/pipeline.h"
 #include "src/report/graph_renderer.h"
 #include "src/report/job_links.h"
 

@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "src/probe/preflight/preflight.h"
-#include "src/probe/preflight/preflight_output.h"
+#include "src/pipeline/preflight.h"
+#include "src/report/preflight_output.h"
 #include "src/probe/probe_node.h"
 #include "src/probe/record_reader.h"
 

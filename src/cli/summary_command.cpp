@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "src/pipeline.h"
+#include "src/pipeline/pipeline.h"
 #include "src/report/summary_renderer.h"
 
 namespace nd {

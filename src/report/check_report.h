@@ -9,7 +9,7 @@
 #include "checks/registry.h"
 #include "checks/rule.h"
 #include "src/model/job_model.h"
-#include "src/report/finding.h"
+#include "checks/finding.h"
 
 namespace nd {
 

@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "src/probe/preflight/preflight_output.h"
+#include "src/report/preflight_output.h"
 #include "src/probe/snapshot_json.h"
 
 namespace nd {

@@ -1,4 +1,4 @@
-#include "src/live/tee.h"
+#include "src/pipeline/tee.h"
 
 #include <cerrno>
 #include <cstring>

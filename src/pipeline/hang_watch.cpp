@@ -1,4 +1,4 @@
-#include "src/live/hang_watch.h"
+#include "src/pipeline/hang_watch.h"
 
 #include <fmt/format.h>
 

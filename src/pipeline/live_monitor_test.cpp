@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "checks/registry.h"
-#include "src/live/live_monitor.h"
+#include "src/pipeline/live_monitor.h"
 #include "src/model/model_builder.h"
 
 using namespace nd;

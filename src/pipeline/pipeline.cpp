@@ -1,4 +1,4 @@
-#include "src/pipeline.h"
+#include "src/pipeline/pipeline.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 
 #include "checks/registry.h"
-#include "src/live/hang_watch.h"
-#include "src/live/live_monitor.h"
-#include "src/live/tee.h"
+#include "src/pipeline/hang_watch.h"
+#include "src/pipeline/live_monitor.h"
+#include "src/pipeline/tee.h"
 #include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
 #include "src/report/json_renderer.h"

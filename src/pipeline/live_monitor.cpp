@@ -1,4 +1,4 @@
-#include "src/live/live_monitor.h"
+#include "src/pipeline/live_monitor.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "src/probe/ib_attrs.h"
-#include "src/probe/preflight/preflight_output.h"
+#include "src/report/preflight_output.h"
 #include "src/util/text.h"
 
 namespace nd {

@@ -1,15 +1,15 @@
 #pragma once
-// `nccl-doctor preflight`: runs the hardware rules on one node (or on every
-// record of an aggregate) and the cluster rules across records, and turns the
-// findings into a Nagios-style status and a one-line drain reason.
+// What `preflight` concludes about one node or a cluster of records: the
+// findings of the hardware and cluster rules, a Nagios-style status and a
+// one-line drain reason. Built by src/pipeline/preflight.h, rendered by
+// preflight_output.h.
 
 #include <string>
 #include <vector>
 
+#include "checks/finding.h"
 #include "src/probe/expectations.h"
 #include "src/probe/node_snapshot.h"
-#include "src/probe/record_reader.h"
-#include "src/report/finding.h"
 
 namespace nd {
 
@@ -35,10 +35,5 @@ struct PreflightReport {
   PreflightStatus status = PreflightStatus::Ok;
   std::string reason;  // one line, no quotes or newlines: safe for scontrol
 };
-
-PreflightReport preflight_local(NodeSnapshot node, const Expectations& expect);
-// local_rules: also judge each record with the ND4xxx rules.
-PreflightReport preflight_aggregate(RecordSet records, const Expectations& expect, std::string source,
-                                    bool local_rules);
 
 }  // namespace nd

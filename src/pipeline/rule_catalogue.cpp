@@ -1,4 +1,4 @@
-#include "src/rule_catalogue.h"
+#include "src/pipeline/rule_catalogue.h"
 
 #include "checks/cross/cluster_rule.h"
 #include "checks/hardware/hardware_rule.h"

@@ -1,4 +1,4 @@
-#include "src/probe/preflight/preflight.h"
+#include "src/pipeline/preflight.h"
 
 #include <algorithm>
 #include <map>
@@ -87,16 +87,6 @@ void finish(PreflightReport& r) {
 }
 
 }  // namespace
-
-std::string preflight_status_str(PreflightStatus s) {
-  switch (s) {
-    case PreflightStatus::Ok: return "OK";
-    case PreflightStatus::Warning: return "WARNING";
-    case PreflightStatus::Critical: return "CRITICAL";
-    case PreflightStatus::Unknown: return "UNKNOWN";
-  }
-  return fmt::format("unknown ({})", static_cast<int>(s));
-}
 
 PreflightReport preflight_local(NodeSnapshot node, const Expectations& expect) {
   PreflightReport r;

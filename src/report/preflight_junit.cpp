@@ -2,7 +2,7 @@
 
 #include "checks/cross/cluster_rule.h"
 #include "checks/hardware/hardware_rule.h"
-#include "src/probe/preflight/preflight_output.h"
+#include "src/report/preflight_output.h"
 #include "src/util/text.h"
 
 namespace nd {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "src/probe/preflight/preflight.h"
+#include "src/report/preflight_report.h"
 
 namespace nd {
 

@@ -1,9 +1,9 @@
-#include "src/probe/preflight/preflight.h"
+#include "src/pipeline/preflight.h"
 
 #include <doctest/doctest.h>
 
 #include "src/probe/fake_verbs_probe.h"
-#include "src/probe/preflight/preflight_output.h"
+#include "src/report/preflight_output.h"
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
 #include "src/probe/snapshot_json.h"

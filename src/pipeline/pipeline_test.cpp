@@ -1,4 +1,4 @@
-#include "src/pipeline.h"
+#include "src/pipeline/pipeline.h"
 
 #include <doctest/doctest.h>
 

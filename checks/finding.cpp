@@ -1,4 +1,4 @@
-#include "src/report/finding.h"
+#include "checks/finding.h"
 
 namespace nd {
 

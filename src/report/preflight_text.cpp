@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "src/probe/preflight/preflight_output.h"
+#include "src/report/preflight_output.h"
 #include "src/util/text.h"
 
 namespace nd {
