@@ -5,10 +5,6 @@
 #include <cstring>
 #include <optional>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "parsers/nccl_patterns.h"
 #include "parsers/simd.h"
 
@@ -84,9 +80,20 @@ struct ByteClasses {
   uint64_t digit = 0, colon = 0, alpha = 0;
 };
 
-ByteClasses classify_64_portable(const char* p) {
+// Any machine; what aarch64 runs.
+ByteClasses classify_64_scalar(const char* p) {
   ByteClasses c;
-#ifdef __SSE2__
+  for (int i = 0; i < 64; ++i) {
+    c.digit |= uint64_t{is_digit(p[i])} << i;
+    c.colon |= uint64_t{p[i] == ':'} << i;
+    c.alpha |= uint64_t{is_alpha(p[i])} << i;
+  }
+  return c;
+}
+
+#ifdef ND_HAVE_SSE2
+ByteClasses classify_64_sse2(const char* p) {
+  ByteClasses c;
   const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), colon = _mm_set1_epi8(':');
   const __m128i lower = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
   for (int part = 0; part < 4; ++part) {
@@ -98,15 +105,9 @@ ByteClasses classify_64_portable(const char* p) {
     c.colon |= bits(_mm_cmpeq_epi8(v, colon)) << (part * 16);
     c.alpha |= bits(_mm_cmpeq_epi8(_mm_min_epu8(l, z), l)) << (part * 16);
   }
-#else
-  for (int i = 0; i < 64; ++i) {
-    c.digit |= uint64_t{is_digit(p[i])} << i;
-    c.colon |= uint64_t{p[i] == ':'} << i;
-    c.alpha |= uint64_t{is_alpha(p[i])} << i;
-  }
-#endif
   return c;
 }
+#endif
 
 #ifdef ND_HAVE_AVX2
 // Half the instructions of the SSE2 version: this runs once per COLL line.
@@ -133,7 +134,10 @@ ByteClasses classify_64(const char* p) {
 #ifdef ND_HAVE_AVX2
     if (use_avx2()) return classify_64_avx2;
 #endif
-    return classify_64_portable;
+#ifdef ND_HAVE_SSE2
+    if (use_sse2()) return classify_64_sse2;
+#endif
+    return classify_64_scalar;
   }();
   return fn(p);
 }

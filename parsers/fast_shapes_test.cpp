@@ -1,5 +1,6 @@
 #include "parsers/fast_shapes.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -9,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "parsers/nccl_prefix.h"
+#include "parsers/simd.h"
 
 using namespace nd;
 
@@ -198,4 +200,16 @@ TEST_CASE("the forward COLL header reader agrees with the backward one") {
     }
   }
   CHECK(answered > 1000);
+}
+
+TEST_CASE("ND_SIMD picks the code the 64-byte scans run") {
+  std::string_view forced = std::getenv("ND_SIMD") ? std::getenv("ND_SIMD") : "";
+  std::string_view running = simd_implementation();
+  if (forced == "scalar") {
+    CHECK(running == "scalar");
+  } else if (forced == "portable") {
+    CHECK(running != "avx2");
+  } else {
+    CHECK((running == "avx2" || running == "sse2" || running == "scalar"));
+  }
 }

@@ -5,10 +5,18 @@
 
 namespace nd {
 
+namespace {
+
+bool forced(const char* level) {
+  const char* value = std::getenv("ND_SIMD");
+  return value != nullptr && std::strcmp(value, level) == 0;
+}
+
+}  // namespace
+
 bool use_avx2() {
   static const bool yes = [] {
-    const char* forced = std::getenv("ND_SIMD");
-    if (forced && std::strcmp(forced, "portable") == 0) return false;
+    if (forced("portable") || forced("scalar")) return false;
 #ifdef ND_HAVE_AVX2
     return __builtin_cpu_supports("avx2") != 0;
 #else
@@ -17,5 +25,16 @@ bool use_avx2() {
   }();
   return yes;
 }
+
+bool use_sse2() {
+#ifdef ND_HAVE_SSE2
+  static const bool yes = !forced("scalar");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+const char* simd_implementation() { return use_avx2() ? "avx2" : use_sse2() ? "sse2" : "scalar"; }
 
 }  // namespace nd

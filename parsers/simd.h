@@ -1,7 +1,9 @@
 #pragma once
 // Which vector instructions the hot paths use: AVX2 where the CPU has it
-// (checked once, at run time), else the portable code. ND_SIMD=portable
-// forces the portable code, so the tests can hold both to the same answers.
+// (checked once, at run time), else the portable code: SSE2 on x86-64, plain
+// C++ elsewhere (aarch64). ND_SIMD=portable forces the portable code and
+// ND_SIMD=scalar the plain C++, which every build compiles, so the tests hold
+// all three to the same answers on any machine.
 
 #include <cstdint>
 
@@ -9,10 +11,18 @@
 #include <immintrin.h>
 #define ND_HAVE_AVX2 1
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define ND_HAVE_SSE2 1
+#endif
 
 namespace nd {
 
 bool use_avx2();
+// SSE2 where compiled in, unless ND_SIMD=scalar.
+bool use_sse2();
+// "avx2", "sse2" or "scalar": what the 64-byte scans run.
+const char* simd_implementation();
 
 #ifdef ND_HAVE_AVX2
 // The top bit of each of the 32 bytes of `m`, as bits 0-31.

@@ -20,28 +20,30 @@ std::string kind_of(std::string_view line) {
     std::string_view rest;
     return is_raw_banner(line, rest) ? "banner" : "none";
   }
-  Event ev = classify(scan.headers[0]);
-  switch (ev.index()) {
-    case 0: return "unknown";
-    case 1: return "ignored";
-    case 2: return "malformed";
-    case 3: return "connection";
-    case 4: return "collnet";
-    case 5: return "listing";
-    case 6: return "graphring";
-    case 7: return "trees";
-    case 8: return "init";
-    case 9: return "commshape";
-    case 10: return "version";
-    case 11: return "usingnetwork";
-    case 12: return "netusing";
-    case 13: return "cudadriver";
-    case 14: return "env";
-    case 15: return "warn";
-    case 16: return "affinity";
-    case 17: return "graphpattern";
-  }
-  return "?";
+  // One name per alternative and no catch-all: a new event type fails to
+  // compile here until its label is chosen.
+  struct Label {
+    const char* operator()(const UnknownEvent&) const { return "unknown"; }
+    const char* operator()(const IgnoredEvent&) const { return "ignored"; }
+    const char* operator()(const MalformedEvent&) const { return "malformed"; }
+    const char* operator()(const ConnectionEvent&) const { return "connection"; }
+    const char* operator()(const CollNetEvent&) const { return "collnet"; }
+    const char* operator()(const RingListingEvent&) const { return "listing"; }
+    const char* operator()(const GraphRingEvent&) const { return "graphring"; }
+    const char* operator()(const TreesEvent&) const { return "trees"; }
+    const char* operator()(const InitEvent&) const { return "init"; }
+    const char* operator()(const CommShapeEvent&) const { return "commshape"; }
+    const char* operator()(const VersionEvent&) const { return "version"; }
+    const char* operator()(const UsingNetworkEvent&) const { return "usingnetwork"; }
+    const char* operator()(const NetUsingEvent&) const { return "netusing"; }
+    const char* operator()(const CudaDriverEvent&) const { return "cudadriver"; }
+    const char* operator()(const EnvEvent&) const { return "env"; }
+    const char* operator()(const WarnEvent&) const { return "warn"; }
+    const char* operator()(const AffinityEvent&) const { return "affinity"; }
+    const char* operator()(const GraphPatternEvent&) const { return "graphpattern"; }
+    const char* operator()(const NetNoteEvent&) const { return "netnote"; }
+  };
+  return std::visit(Label{}, classify(scan.headers[0]));
 }
 
 }  // namespace

@@ -13,15 +13,13 @@
 
 #include "src/cli/cli_test_config.h"
 #include "src/cli/run_tool.h"
+#include "src/util/test_skip.h"
 
 using namespace nd;
 namespace fs = std::filesystem;
 
 TEST_CASE("probe under mpirun, aggregate, one outlier") {
-  if (run_tool("command -v mpirun >/dev/null 2>&1").status != 0) {
-    MESSAGE("mpirun not installed (openmpi-bin): skipping");
-    std::exit(77);
-  }
+  if (run_tool("command -v mpirun >/dev/null 2>&1").status != 0) skip_test("mpirun not installed (openmpi-bin)");
   // Real /sys of this machine: whatever it has, all four ranks see the same.
   ToolRun mpi = run_tool("mpirun --allow-run-as-root --oversubscribe -np 4 --tag-output " + shell_quote(ND_BINARY) +
                          " probe --json 2>&1");

@@ -18,6 +18,11 @@ ToolRun run_tool(const std::string& command) {
   return r;
 }
 
+ToolRun run_outside_launcher(const std::string& binary, const std::string& args, const std::string& env) {
+  return run_tool("env -u SLURM_PROCID -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u RANK " + env + " " +
+                  shell_quote(binary) + " " + args + " 2>&1");
+}
+
 std::string shell_quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) {
