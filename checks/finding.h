@@ -32,7 +32,15 @@ struct Finding {
   // IDs of findings this one explains or is explained by ("ND3001"); JSON
   // key "related", omitted when empty.
   std::vector<std::string> related;
+  // What the finding is about, beside its rule and communicator, in words
+  // that stay the same as more lines arrive ("NET/Socket gpu009 gpu028"):
+  // live mode tells each subject once. Empty: its hosts. Not rendered.
+  std::string subject;
 };
+
+// "ND3001|0x52e9|NET/Socket gpu009 gpu028": a finding's identity for live
+// mode, stable while its message and evidence grow.
+std::string finding_key(const Finding& f);
 
 // What the log lacks for some check, and what to rerun with. A gap that
 // blocks the verdict leaves the main question (do the links seen use the

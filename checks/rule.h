@@ -14,12 +14,20 @@ struct JobModel;
 
 enum class Needs : uint8_t { Log, Hardware };
 
+// When a rule's findings can be told. AtEnd: only once the whole input is
+// read (ring shapes, counts, what is missing). AsSeen: a finding on the lines
+// read so far stays true whatever follows (a socket link, a WARN), so live
+// mode (`check --tee`) reports it at once; the rule sees
+// CheckContext::input_open and holds back what later lines could undo.
+enum class Decided : uint8_t { AtEnd, AsSeen };
+
 struct RuleInfo {
   std::string_view id;
   std::string_view slug;
   Severity severity;
   Needs needs;
   std::string_view summary;
+  Decided decided = Decided::AtEnd;
 };
 
 struct CheckOptions {
@@ -31,6 +39,8 @@ struct CheckOptions {
 struct CheckContext {
   const JobModel& model;
   const CheckOptions& options;
+  // Live mode, before the end of the input: the model holds a prefix of it.
+  bool input_open = false;
 };
 
 class FindingSink {

@@ -31,7 +31,10 @@ struct HangEvidence {
   std::map<ProcessKey, const ProcessRecord*> process;
   std::map<uint32_t, uint32_t> file_end;  // file -> last line any process printed
 
-  explicit HangEvidence(const JobModel& model) : m(model) {
+  // Live mode, input still open: silence so far may end with the next line.
+  bool input_open = false;
+
+  HangEvidence(const JobModel& model, bool open) : m(model), input_open(open) {
     for (const auto& r : m.framework_errors) {
       if (r.kind == FrameworkKind::WatchdogTimeout) watchdog.push_back(r.line);
     }
@@ -69,7 +72,7 @@ struct HangEvidence {
         return "the process printed an error WARN after it began init";
       }
     }
-    if (others_done.line == 0) return {};
+    if (others_done.line == 0 || input_open) return {};
     auto it = process.find(who);
     if (it == process.end() || it->second->last_line.file != others_done.file) return {};
     const ProcessRecord& p = *it->second;
@@ -148,7 +151,7 @@ struct Unfinished {
 // are missing from the input, not stuck.
 void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
-  HangEvidence evidence(m);
+  HangEvidence evidence(m, ctx.input_open);
   Unfinished unfinished;
   std::set<ProcessKey> explained;  // processes named by a communicator's finding
   std::set<ProcessKey> completed_somewhere;
@@ -210,6 +213,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     if (!stuck.empty()) {
       Finding f = make_finding(kInfo, "");
       f.comm = comm.key;
+      f.subject = "stuck in init";
       f.message = fmt::format("communicator {} (nranks {}): {} printed Init START but no Init COMPLETE, and {}: "
                               "they hang (or failed) in init",
                               comm.key, comm.nranks, rank_list(m, comm, stuck), cause);
@@ -225,7 +229,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
       f.ranks = stuck;
       f.hosts = host_names(m, hosts);
       out.add(std::move(f));
-    } else if (any_completed && !missing.empty() && open.empty()) {
+    } else if (any_completed && !missing.empty() && open.empty() && !ctx.input_open) {
       Finding f = make_finding(kInfo, "");
       f.severity = Severity::Info;
       f.comm = comm.key;
@@ -272,6 +276,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   }
   if (!silent_stuck.empty()) {
     Finding f = make_finding(kInfo, "");
+    f.subject = "stuck in init";
     std::vector<std::string> parts;
     std::set<uint32_t> hosts, ranks;
     for (const auto* p : silent_stuck) {
@@ -294,7 +299,8 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 
-  if (unfinished.empty()) return;
+  // What the input has not shown yet is no finding while it is still open.
+  if (unfinished.empty() || ctx.input_open) return;
   std::sort(unfinished.process_ranks.begin(), unfinished.process_ranks.end());
   Finding f = make_finding(kInfo, "");
   f.severity = Severity::Info;

@@ -100,6 +100,7 @@ void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptio
   std::map<int64_t, Timeout> by_rank;  // lowest SeqNum per rank (-1: unknown rank)
   Finding f = make_finding(info, "");
   f.severity = Severity::Error;
+  f.subject = "watchdog timeout";
   std::set<uint32_t> hosts;
   for (const auto& r : m.framework_errors) {
     if (r.kind != FrameworkKind::WatchdogTimeout) continue;
@@ -157,6 +158,7 @@ void backend_error_findings(const JobModel& m, const RuleInfo& info, const Check
     auto [it, fresh] = by_error.try_emplace(error, make_finding(info, ""));
     Finding& f = it->second;
     if (fresh) {
+      f.subject = error;
       f.severity = Severity::Error;
       std::string meaning =
           error.starts_with("unhandled system error") ? "a system call or the network failed (the WARN or 'Last "
@@ -231,6 +233,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   for (const Group* g : ordered) {
     Finding f = make_finding(kInfo, "");
     f.severity = g->cls.severity;
+    f.subject = g->key;
     std::vector<std::string> peers;
     std::set<std::string> hosts;
     std::vector<std::string> local_hosts;
@@ -269,6 +272,8 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
             // A plugin that loads and fails is harmless once NCCL runs on its own IB.
             f.severity = Severity::Info;
             f.message += fmt::format("; harmless here: NCCL uses network {}", rdma);
+          } else if (ctx.input_open) {
+            continue;  // harmless or not depends on the network NCCL takes next
           }
         }
         break;

@@ -34,6 +34,11 @@ bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& ou
                   const std::function<std::string(const EdgeView&)>& label_of) {
   EdgeGroups groups(ctx.model, ctx.options);
   for_each_edge(ctx.model, [&](const EdgeView& e) {
+    // Before the end of the input, a rank without a host yet may still get
+    // one, which would move the link to another group.
+    if (ctx.input_open && (e.comm.host_of(e.edge.sender) == kNoHost || e.comm.host_of(e.edge.receiver) == kNoHost)) {
+      return;
+    }
     std::string label = label_of(e);
     if (!label.empty()) groups.add(e, label);
   });
@@ -130,6 +135,7 @@ Finding EdgeGroups::make(const RuleInfo& info, const Key& key, const Group& g) c
   Finding f = make_finding(info, fmt::format("{}, {} {}, via {} ({})", who, many_channels ? "channels" : "channel",
                                              chans, label, plural(g.connections, "connection")));
   f.comm = comm.key;
+  f.subject = fmt::format("{} {} {}", label, model_.host_name(a), model_.host_name(b));
   for (uint32_t h : {a, b}) {
     if (h != kNoHost && std::find(f.hosts.begin(), f.hosts.end(), model_.host_name(h)) == f.hosts.end()) {
       f.hosts.push_back(model_.host_name(h));
@@ -177,6 +183,7 @@ void EdgeGroups::emit(const RuleInfo& info, FindingSink& out) const {
                                                format_ranges(all.ranks_a), format_ranges(all.channels, 2), label,
                                                plural(all.connections, "connection"), fmt::join(examples, ", ")));
     f.comm = model_.comms[comm_index].key;
+    f.subject = fmt::format("{} *", label);  // every pair, the ones of a subject "label a b" among them
     f.hosts.assign(hosts.begin(), hosts.end());
     std::set<uint32_t> ranks(all.ranks_a.begin(), all.ranks_a.end());
     f.ranks.assign(ranks.begin(), ranks.end());

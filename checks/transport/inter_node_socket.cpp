@@ -191,7 +191,8 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
                   is_socket_network(e.transport.net_name);
     return socket ? "NET/" + e.transport.net_name : std::string();
   });
-  if (found) return;
+  // Until the input ends, connection lines may still come and show the links.
+  if (found || ctx.input_open) return;
 
   // 2.22+ connects lazily, so a log may end before any connection line; then
   // the `Using network Socket` choice of a multi-host job is the evidence.

@@ -7,6 +7,8 @@ namespace nd {
 // without GDR read is normal where the receive side has GDR.
 void NoGpudirectRdma::check(const CheckContext& ctx, FindingSink& out) const {
   report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
+    // The other half may still bring /GDRDMA.
+    if (ctx.input_open && !e.edge.both_halves()) return std::string();
     bool rdma = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra && !e.gdr &&
                 is_rdma_network(e.transport.net_name, ctx.options);
     return rdma ? "NET/" + e.transport.net_name : std::string();

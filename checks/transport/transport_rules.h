@@ -8,7 +8,7 @@ namespace nd {
 class InterNodeSocket final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3001", "inter-node-socket", Severity::Error, Needs::Log,
-                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network"};
+                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network", Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
@@ -16,7 +16,7 @@ class InterNodeSocket final : public Rule {
 class IntraNodeShm final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3002", "intra-node-shm", Severity::Warning, Needs::Log,
-                                  "an intra-node link goes through host shared memory (SHM) instead of P2P"};
+                                  "an intra-node link goes through host shared memory (SHM) instead of P2P", Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
@@ -24,7 +24,7 @@ class IntraNodeShm final : public Rule {
 class IntraNodeNet final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3003", "intra-node-net", Severity::Error, Needs::Log,
-                                  "an intra-node link goes through the network (NET) instead of P2P or SHM"};
+                                  "an intra-node link goes through the network (NET) instead of P2P or SHM", Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
@@ -32,7 +32,7 @@ class IntraNodeNet final : public Rule {
 class NoGpudirectRdma final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3004", "no-gpudirect-rdma", Severity::Warning, Needs::Log,
-                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)"};
+                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)", Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
@@ -40,7 +40,7 @@ class NoGpudirectRdma final : public Rule {
 class UnknownNetwork final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3005", "inter-node-unknown-net", Severity::Warning, Needs::Log,
-                                  "an inter-node link uses a network that is not a known RDMA network"};
+                                  "an inter-node link uses a network that is not a known RDMA network", Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

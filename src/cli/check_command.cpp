@@ -7,7 +7,7 @@
 
 #include "checks/registry.h"
 #include "src/cli/rules_command.h"
-#include "src/pipeline/hang_watch.h"
+#include "src/util/duration.h"
 #include "src/pipeline/pipeline.h"
 
 namespace nd {

@@ -71,8 +71,11 @@ struct Edge {
   uint16_t recv_transport = kNoTransport;  // as the receiver printed it
   LineRef send_line;
   LineRef recv_line;
+  bool one_line = false;  // NCCL < 2.12: one line per link, no [send]/[receive] halves
   uint16_t transport() const { return send_transport != kNoTransport ? send_transport : recv_transport; }
   LineRef line() const { return send_transport != kNoTransport ? send_line : recv_line; }
+  // Both sides have printed the link: nothing more can come of it.
+  bool both_halves() const { return one_line || (send_transport != kNoTransport && recv_transport != kNoTransport); }
 };
 
 struct ListingRecord {

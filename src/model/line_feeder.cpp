@@ -330,6 +330,7 @@ class Feeder {
         }
         // Without a whole line, a full chunk would go out empty, forever.
         if (len >= target && have_line) break;
+        if (!have_line && wait_out_silence(slot.id)) continue;
         // A stream that pauses hands over what it has, for live output: a
         // pause is kPause without a byte (a fast writer's gaps are shorter,
         // and its chunks stay full), and a steady trickle goes out every
@@ -352,6 +353,8 @@ class Feeder {
       } else {
         if (options_.tap) options_.tap(std::string_view(buf + len, static_cast<size_t>(r)));
         len += static_cast<size_t>(r);
+        last_byte_at_ = std::chrono::steady_clock::now();
+        silence_told_ = false;
       }
     }
     size_t cut = len;
@@ -365,11 +368,49 @@ class Feeder {
     return eof_;
   }
 
+  // Before a read that would block with nothing to hand over: waits up to
+  // the silence for a byte, and when none comes, tells on_silence once,
+  // after the chunks before `id` are merged (no other chunk can start: this
+  // thread holds the read lock). True when it told.
+  bool wait_out_silence(uint64_t id) {
+    if (options_.silence.count() <= 0 || !options_.on_silence || silence_told_) return false;
+    auto quiet = std::chrono::steady_clock::now() - last_byte_at_;
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(options_.silence - quiet);
+    pollfd pfd{fd_, POLLIN, 0};
+    if (left.count() > 0 && ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), INT32_MAX))) != 0) {
+      return false;
+    }
+    silence_told_ = true;
+    std::unique_lock lk(mutex_);
+    cv_.wait(lk, [&] { return next_merge_ == id && !merging_; });
+    merging_ = true;
+    lk.unlock();
+    options_.on_silence(LineRef{file_, static_cast<uint32_t>(std::min<uint64_t>(lines_, UINT32_MAX))},
+                        std::chrono::steady_clock::now() - last_byte_at_);
+    lk.lock();
+    merging_ = false;
+    cv_.notify_all();
+    return true;
+  }
+
   void fail(int err) {
     std::lock_guard lk(mutex_);
     if (error_ == 0) error_ = err;
     done_ = true;
     cv_.notify_all();
+  }
+
+  // After chunk `id` is merged: is more input ready, a parsed chunk or bytes
+  // in the stream? Called by the merging thread.
+  bool more_waiting(uint64_t id) {
+    {
+      std::lock_guard lk(mutex_);
+      if (ready_.count(id + 1)) return true;
+      if (done_ && next_id_ <= id + 1) return false;
+    }
+    if (regular_) return true;
+    pollfd pfd{fd_, POLLIN, 0};
+    return ::poll(&pfd, 1, 0) > 0;
   }
 
   // Queues a parsed chunk; whoever finds the merge free merges every chunk
@@ -395,6 +436,7 @@ class Feeder {
       }
       lines_ += s->lines;
       s->parsed.clear();
+      if (options_.after_merge) options_.after_merge(more_waiting(s->id));
       auto known = builder_.host_snapshot();
       lk.lock();
       known_hosts_ = std::move(known);
@@ -430,6 +472,8 @@ class Feeder {
   std::vector<char> carry_;
   bool eof_ = false;
   bool skipping_ = false;
+  std::chrono::steady_clock::time_point last_byte_at_ = std::chrono::steady_clock::now();
+  bool silence_told_ = false;
   // Merge state: ready_ under the lock, the rest owned by the merging thread.
   std::map<uint64_t, Slot*> ready_;
   std::shared_ptr<const NameSet> known_hosts_;  // under mutex_

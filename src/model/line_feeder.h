@@ -5,6 +5,7 @@
 // the one that line-by-line add_line() builds. Memory stays bounded by the
 // chunks in flight, whatever the length of the input.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,6 +24,16 @@ struct FeedOptions {
   // parsed (live mode copies the input here). With a tap, a regular file is
   // read in order too, as a stream.
   std::function<void(std::string_view)> tap;
+  // Called by the merging thread after each chunk is in the builder's model,
+  // in order; `more` says whether more input is already waiting (live mode
+  // judges the model here, and may leave it for later when more is coming).
+  std::function<void(bool more)> after_merge;
+  // A stream (not a regular file) from which no byte arrives for `silence`
+  // calls on_silence, with the last line read and how long it has been quiet,
+  // once per pause, when every line read so far is in the model and nothing
+  // else touches it. 0: never.
+  std::chrono::milliseconds silence{0};
+  std::function<void(LineRef last, std::chrono::steady_clock::duration quiet)> on_silence;
 
   static constexpr size_t kMaxThreads = 8;
 };
@@ -35,8 +46,8 @@ struct FeedResult {
 // Reads `fd` to its end. A regular file is read with pread() by every worker
 // at once; anything else (a pipe, a terminal) is read by one worker at a
 // time, handing over what has arrived whenever the writer pauses, so live
-// output is seen promptly. The builder's observer, if any, is called from
-// whichever thread merges, one call at a time, in line order.
+// output is seen promptly. after_merge, if any, is called from whichever
+// thread merges, one call at a time, in line order.
 FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options = {});
 
 }  // namespace nd

@@ -656,7 +656,6 @@ void ModelBuilder::handle(LineRef ref, Who who, std::string_view raw, const Nccl
   p.pid = pid;
   if (p.lines++ == 0) p.first_line = ref;
   p.last_line = ref;
-  if (observer_) observer_(ref, raw, h, ev);
 
   std::visit(
       [&](const auto& e) {
@@ -929,10 +928,11 @@ void ModelBuilder::flush_pending(Process& p, const CommSlot& slot) {
   p.pending = std::move(keep);
 }
 
-void ModelBuilder::finish() {
+void ModelBuilder::settle() {
   // By host for nets_of(); a host's networks stay in the order the log gave them.
   std::stable_sort(model_.host_nets.begin(), model_.host_nets.end(),
                    [](const HostNets& a, const HostNets& b) { return a.host < b.host; });
+  model_.processes.clear();
   for (auto& [key, p] : processes_) {
     ProcessRecord rec;
     rec.host = p.host;
@@ -947,6 +947,27 @@ void ModelBuilder::finish() {
     rec.init_phase_line = p.init_phase_line;
     model_.processes.push_back(rec);
   }
+  for (auto& comm : model_.comms) {
+    if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
+    merge_records(comm);
+    infer_hosts_from_local_links(comm);
+    group_unnamed_hosts(comm);
+  }
+}
+
+bool ModelBuilder::add_stall(double seconds, LineRef after) {
+  StallRecord stall{seconds, after, {}};
+  for (const auto& comm : model_.comms) {
+    for (const auto& r : comm.ranks) {
+      if (r.init_started && !r.init_completed) stall.starts.push_back(r.init_line);
+    }
+  }
+  if (stall.starts.empty()) return false;
+  model_.stalls.push_back(std::move(stall));
+  return true;
+}
+
+void ModelBuilder::finish() {
   for (auto& [key, p] : processes_) {
     for (auto& item : p.pending) {
       const CommSlot* chosen = nullptr;
@@ -969,13 +990,8 @@ void ModelBuilder::finish() {
     }
     p.pending.clear();
   }
-  for (auto& comm : model_.comms) {
-    if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
-    merge_records(comm);
-    comm.records.shrink_to_fit();
-    infer_hosts_from_local_links(comm);
-    group_unnamed_hosts(comm);
-  }
+  settle();
+  for (auto& comm : model_.comms) comm.records.shrink_to_fit();
 }
 
 void ModelBuilder::merge_records(Communicator& comm) {
@@ -1006,6 +1022,7 @@ void ModelBuilder::merge_records(Communicator& comm) {
       }
     }
     Edge& e = merged.back();
+    if (r.direction == Direction::None) e.one_line = true;
     if (r.direction == Direction::Receive) {
       if (e.recv_transport == kNoTransport) {
         e.recv_transport = r.transport;

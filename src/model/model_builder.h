@@ -82,11 +82,6 @@ struct ParsedLines {
 
 class ModelBuilder {
  public:
-  // Called, in line order, for every NCCL line the model takes in, with the
-  // line's text; per-operation lines of known hosts are only counted and not
-  // shown (live mode hooks here).
-  using Observer = std::function<void(LineRef, std::string_view raw, const NcclHeader&, const Event&)>;
-
   explicit ModelBuilder(JobModel& model) : model_(model) {}
   const JobModel& model() const { return model_; }
 
@@ -110,10 +105,17 @@ class ModelBuilder {
   // as hosts are added, at a cost of O(1) a line. Call from the applying
   // thread.
   std::shared_ptr<const NameSet> host_snapshot();
-  // Assigns what is still pending and merges edges. Call once, at the end.
+  // Makes the model so far fit to judge, for live mode: merges edges, places
+  // hosts, lists processes. Lines that wait for their communicator's Init
+  // line stay out of it. Any number of times, between apply() calls.
+  void settle();
+  // Live mode: the input has been quiet for `seconds` after line `after`.
+  // Records, as a StallRecord, the ranks then in communicator init (Init
+  // START and no Init COMPLETE); false, recording nothing, when none were.
+  bool add_stall(double seconds, LineRef after);
+  // Assigns what is still pending (to an "unclaimed" communicator if need
+  // be), then settles. Call once, at the end.
   void finish();
-
-  void set_observer(Observer observer) { observer_ = std::move(observer); }
 
  private:
   struct CommSlot {
@@ -208,7 +210,6 @@ class ModelBuilder {
                uint32_t host, uint64_t pid, LineRef ref);
 
   JobModel& model_;
-  Observer observer_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
   // Per host, its first processes: a host runs a few, asked for on every line.

@@ -7,14 +7,15 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iterator>
+#include <optional>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "checks/registry.h"
-#include "src/pipeline/hang_watch.h"
-#include "src/pipeline/live_monitor.h"
+#include "src/pipeline/live_reporter.h"
 #include "src/pipeline/tee.h"
 #include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
@@ -77,9 +78,17 @@ const char* decompressor(const char* format) {
   return f == "gzip" ? "zcat" : f == "zstd" ? "zstdcat" : f == "xz" ? "xzcat" : "bzcat";
 }
 
-// Reads one input into the builder, copying its bytes to `tee` if any.
-// Returns an error text, empty on success; `bytes` gets the input's size.
-std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee, HangWatch* hang, uint64_t& bytes) {
+// What live mode does with the input as it is read.
+struct Live {
+  Tee* tee = nullptr;              // --tee: copy every byte to stdout
+  LiveReporter* reporter = nullptr;  // findings while the input is open
+  std::chrono::milliseconds silence{0};  // --hang-after
+};
+
+// Reads one input into the builder; live mode copies its bytes out and
+// judges the model as chunks merge. Returns an error text, empty on success;
+// `bytes` gets the input's size.
+std::string read_input(const std::string& path, ModelBuilder& builder, const Live& live, uint64_t& bytes) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -103,15 +112,20 @@ std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee,
                        name, format, decompressor(format), path);
   }
   uint32_t file = builder.add_file(name);
-  // Large reads, parsed on every core, merged in line order; live mode copies
-  // the bytes out as they arrive and judges lines as they merge. A stream's
-  // head is seen only as it passes.
+  // Large reads, parsed on every core, merged in line order. A stream's head
+  // is seen only as it passes.
   FeedOptions options;
-  if (tee || hang || !regular) {
-    options.tap = [tee, hang, &head, regular](std::string_view data) {
+  if (live.tee || !regular) {
+    options.tap = [tee = live.tee, &head, regular](std::string_view data) {
       if (!regular) head.add(data);
-      if (hang) hang->on_input();
       if (tee) tee->write(data);
+    };
+  }
+  if (live.reporter) {
+    options.after_merge = [reporter = live.reporter](bool more) { reporter->after_merge(more); };
+    options.silence = live.silence;
+    options.on_silence = [reporter = live.reporter](LineRef last, std::chrono::steady_clock::duration quiet) {
+      reporter->on_silence(last, quiet);
     };
   }
   int err = feed_lines(fd, file, builder, options).error;
@@ -128,7 +142,7 @@ std::string read_input(const std::string& path, ModelBuilder& builder, Tee* tee,
 // Reads every input into the builder, then finishes the model. Each
 // unreadable input gets one message on stderr; returns those messages.
 std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelBuilder& builder, bool timings,
-                                  Tee* tee, HangWatch* hang) {
+                                  const Live& live) {
   std::vector<std::string> errors;
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
@@ -137,14 +151,13 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
     uint64_t total = 0;
     for (const auto& path : inputs) {
       uint64_t bytes = 0;
-      std::string err = read_input(path, builder, tee, hang, bytes);
+      std::string err = read_input(path, builder, live, bytes);
       total += bytes;
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);
         errors.push_back(err);
       }
     }
-    if (hang) hang->stop();
     // Nothing from NCCL is nothing to judge: say why on stderr (the exit
     // status says it to scripts), unless an unreadable input explains it.
     if (errors.empty() && builder.model().counters.nccl_lines == 0) {
@@ -217,30 +230,27 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
 
 std::vector<std::string> read_model(const std::vector<std::string>& inputs, JobModel& model, bool timings) {
   ModelBuilder builder(model);
-  return read_all(inputs, builder, timings, nullptr, nullptr);
+  return read_all(inputs, builder, timings, Live{});
 }
 
 int run_check(const CheckConfig& config) {
   JobModel model;
   ModelBuilder builder(model);
-  std::vector<std::string> errors;
   // With --tee, stdout carries the input and stderr everything of ours.
   Tee tee(STDOUT_FILENO);
-  LiveMonitor monitor(log_rules(), config.selection, config.options, [](std::string_view text) {
-    write_all(STDERR_FILENO, text);
-  });
-  std::optional<HangWatch> hang;
-  if (config.hang_after) {
-    hang.emplace(*config.hang_after, [](std::string_view text) { write_all(STDERR_FILENO, text); });
+  Live live;
+  std::optional<LiveReporter> reporter;
+  if (config.tee || config.hang_after) {
+    // --hang-after alone tells only the hang it watches for.
+    std::set<std::string_view> only;
+    if (!config.tee) only.insert(log_rules().find("init-incomplete")->id);
+    reporter.emplace(builder, log_rules(), config.selection, config.options,
+                     [](std::string_view text) { write_all(STDERR_FILENO, text); }, std::move(only));
+    live.reporter = &*reporter;
+    live.silence = config.hang_after.value_or(std::chrono::milliseconds(0));
   }
-  if (config.tee || hang) {
-    builder.set_observer([&](LineRef ref, std::string_view raw, const NcclHeader& h, const Event& ev) {
-      if (config.tee) monitor.on_event(model.files[ref.file], ref, raw, h, ev);
-      if (hang) hang->on_event(ref, h, ev);
-    });
-  }
-  errors = read_all(config.inputs, builder, config.timings, config.tee ? &tee : nullptr, hang ? &*hang : nullptr);
-  if (hang) hang->finish(model);
+  if (config.tee) live.tee = &tee;
+  std::vector<std::string> errors = read_all(config.inputs, builder, config.timings, live);
   CheckReport report;
   {
     Timer t(config.timings, "checks");
