@@ -293,18 +293,4 @@ Envelope strip_envelope(std::string_view line) {
   return env;
 }
 
-const char* launcher_name(Launcher l) {
-  switch (l) {
-    case Launcher::None: return "none";
-    case Launcher::OpenMpi: return "openmpi";
-    case Launcher::Slurm: return "slurm";
-    case Launcher::Hydra: return "hydra";
-    case Launcher::Torchrun: return "torchrun";
-    case Launcher::Pdsh: return "pdsh";
-    case Launcher::Ray: return "ray";
-    case Launcher::Kubernetes: return "timestamp";
-  }
-  return "unknown";
-}
-
 }  // namespace nd

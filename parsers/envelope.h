@@ -32,6 +32,4 @@ std::string_view strip_control(std::string_view line, std::string& scratch);
 // free of control bytes.
 Envelope strip_envelope(std::string_view line);
 
-const char* launcher_name(Launcher l);
-
 }  // namespace nd

@@ -4,15 +4,6 @@
 
 namespace nd {
 
-const char* locality_name(Locality l) {
-  switch (l) {
-    case Locality::Intra: return "intra";
-    case Locality::Inter: return "inter";
-    case Locality::Unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 Locality locality(const Communicator& comm, uint32_t a, uint32_t b) {
   uint32_t ha = comm.host_of(a);
   uint32_t hb = comm.host_of(b);

@@ -15,8 +15,6 @@ namespace nd {
 
 enum class Locality : uint8_t { Intra, Inter, Unknown };
 
-const char* locality_name(Locality l);
-
 // Intra when both ranks' hosts are known and equal, Inter when known and
 // different. Otherwise what NCCL's `nNodes` or P2P/SHM links prove (see
 // RankInfo::host_group), and Unknown when nothing does.
@@ -36,7 +34,6 @@ class ChannelGraph {
 
   void add_link(uint32_t from, uint32_t to, LinkProps props);
   uint32_t rank_count() const { return static_cast<uint32_t>(boost::num_vertices(graph_)); }
-  size_t link_count() const { return boost::num_edges(graph_); }
   std::vector<uint32_t> successors(uint32_t rank) const;
   std::vector<uint32_t> predecessors(uint32_t rank) const;
   // Number of strongly connected components among ranks that have links.
