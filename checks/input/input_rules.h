@@ -22,7 +22,7 @@ class MalformedLines final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-class TruncatedLines final : public Rule {
+class OverlongLines final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND1003", "overlong-lines", Severity::Info, Needs::Log,
                                   "lines longer than the 64 KiB the tool keeps were cut"};

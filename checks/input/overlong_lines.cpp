@@ -5,7 +5,7 @@
 
 namespace nd {
 
-void TruncatedLines::check(const CheckContext& ctx, FindingSink& out) const {
+void OverlongLines::check(const CheckContext& ctx, FindingSink& out) const {
   uint64_t n = ctx.model.counters.truncated_lines;
   if (n == 0) return;
   out.add(make_finding(kInfo, fmt::format("{} line{} longer than 64 KiB; only the first 64 KiB of each was read", n,

@@ -6,7 +6,7 @@ namespace nd {
 void register_input_rules(Registry& r) {
   r.add<UnrecognizedLines>();
   r.add<MalformedLines>();
-  r.add<TruncatedLines>();
+  r.add<OverlongLines>();
   r.add<AmbiguousCommunicator>();
 }
 

@@ -24,6 +24,6 @@ TEST_CASE("malformed numbers, overlong lines and ambiguity") {
   auto f = run_rule<MalformedLines>(m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "1 NCCL line with out-of-range ranks, channels or counts was skipped");
-  CHECK(run_rule<TruncatedLines>(m).empty());
+  CHECK(run_rule<OverlongLines>(m).empty());
   CHECK(run_rule<AmbiguousCommunicator>(m).empty());
 }

@@ -8,7 +8,7 @@ void register_transport_rules(Registry& r) {
   r.add<IntraNodeShm>();
   r.add<IntraNodeNet>();
   r.add<NoGpudirectRdma>();
-  r.add<UnknownNetwork>();
+  r.add<InterNodeUnknownNet>();
 }
 
 }  // namespace nd

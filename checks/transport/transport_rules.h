@@ -37,7 +37,7 @@ class NoGpudirectRdma final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-class UnknownNetwork final : public Rule {
+class InterNodeUnknownNet final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3005", "inter-node-unknown-net", Severity::Warning, Needs::Log,
                                   "an inter-node link uses a network that is not a known RDMA network"};

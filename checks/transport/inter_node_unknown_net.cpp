@@ -3,7 +3,7 @@
 
 namespace nd {
 
-void UnknownNetwork::check(const CheckContext& ctx, FindingSink& out) const {
+void InterNodeUnknownNet::check(const CheckContext& ctx, FindingSink& out) const {
   report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
     const auto& name = e.transport.net_name;
     bool unknown = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra &&
