@@ -1,12 +1,14 @@
 #pragma once
-// Test helper: runs one rule over a model and collects its findings.
+// Test helpers: run one registered rule, named by ID or slug, and collect
+// its findings.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <doctest/doctest.h>
 
-#include "checks/rule.h"
+#include "checks/registry.h"
 #include "src/model/job_model.h"
 
 namespace nd {
@@ -17,12 +19,28 @@ class CollectingSink final : public FindingSink {
   std::vector<Finding> findings;
 };
 
-template <typename R>
-std::vector<Finding> run_rule(const JobModel& model, CheckOptions options = {}) {
+// The registered rule `name`; fails the test when there is none.
+inline const Rule& registered_rule(std::string_view name) {
+  const Rule* rule = all_rules().rule(name);
+  REQUIRE_MESSAGE(rule != nullptr, "no rule " << std::string(name));
+  return *rule;
+}
+
+inline std::vector<Finding> run_rule(std::string_view name, const CheckContext& ctx) {
   CollectingSink sink;
-  R rule;
-  rule.check(CheckContext{model, options}, sink);
+  registered_rule(name).check(ctx, sink);
   return sink.findings;
+}
+
+inline std::vector<Finding> run_rule(std::string_view name, const JobModel& model, const CheckOptions& options = {}) {
+  return run_rule(name, CheckContext{model, options});
+}
+
+// "severity: message" per finding, the way a user reads them.
+inline std::vector<std::string> messages(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const auto& f : findings) out.push_back(std::string(severity_name(f.severity)) + ": " + f.message);
+  return out;
 }
 
 }  // namespace nd

@@ -40,6 +40,11 @@ void Registry::add_alias(std::string_view name, std::string_view id) {
   aliases_.push_back({name, id});
 }
 
+void Registry::add_shared(std::shared_ptr<const Rule> rule) {
+  infos_.push_back(&rule->info());
+  rules_.push_back(std::move(rule));
+}
+
 const RuleInfo* Registry::find(std::string_view name) const {
   auto id = as_rule_id(name);
   for (const RuleInfo* r : infos_) {
@@ -47,6 +52,14 @@ const RuleInfo* Registry::find(std::string_view name) const {
   }
   for (const auto& a : aliases_) {
     if (iequals(a.name, name)) return find(a.id);
+  }
+  return nullptr;
+}
+
+const Rule* Registry::rule(std::string_view name) const {
+  const RuleInfo* info = find(name);
+  for (const auto& r : rules_) {
+    if (&r->info() == info) return r.get();
   }
   return nullptr;
 }
@@ -112,23 +125,37 @@ void Registry::sort_by_id() {
   std::stable_sort(infos_.begin(), infos_.end(), [](const RuleInfo* a, const RuleInfo* b) { return a->id < b->id; });
 }
 
-void register_log_rules(Registry& r) {
-  register_input_rules(r);
-  register_topology_rules(r);
-  register_rail_rules(r);
-  register_transport_rules(r);
-  register_config_rules(r);
-  register_health_rules(r);
+Registry Registry::only(Needs needs) const {
+  Registry r;
+  for (const auto& rule : rules_) {
+    if (rule->info().needs == needs) r.add_shared(rule);
+  }
+  for (const auto& a : aliases_) {
+    if (r.find(a.id)) r.aliases_.push_back(a);
+  }
+  return r;
 }
 
-const Registry& log_rules() {
+const Registry& all_rules() {
   static const Registry registry = [] {
     Registry r;
-    register_log_rules(r);
+    register_input_rules(r);
+    register_health_rules(r);
+    register_topology_rules(r);
+    register_rail_rules(r);
+    register_transport_rules(r);
+    register_config_rules(r);
+    register_hardware_rules(r);
+    register_cross_rules(r);
     r.sort_by_id();
     register_aliases(r);
     return r;
   }();
+  return registry;
+}
+
+const Registry& log_rules() {
+  static const Registry registry = all_rules().only(Needs::Log);
   return registry;
 }
 

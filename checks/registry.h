@@ -1,6 +1,7 @@
 #pragma once
-// The rule catalogue. Rules are registered explicitly, sorted by ID, one
-// register_<family>_rules() per folder; no static self-registration.
+// The rule catalogue: every rule of every family (log, node and cluster
+// rules), registered explicitly, one register_<family>_rules() per folder; no
+// static self-registration.
 // Users name rules by ID, slug, a renamed slug's alias, or an ID range; the
 // registry resolves those names and suggests the closest one for a typo.
 
@@ -25,48 +26,52 @@ class Registry {
  public:
   template <typename T>
   void add() {
-    rules_.push_back(std::make_unique<T>());
-    infos_.push_back(&rules_.back()->info());
+    add(std::make_unique<T>());
   }
-  // A rule another command runs (preflight's hardware and cluster rules):
-  // named, listed and explained through this registry, never run by check.
-  void add_info(const RuleInfo& info) { infos_.push_back(&info); }
+  void add(std::unique_ptr<Rule> rule) { add_shared(std::move(rule)); }
   // `name` must not be a current ID or slug; `id` must be registered.
   void add_alias(std::string_view name, std::string_view id);
-  // The log rules that check runs.
-  const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
-  // Every rule known here, runnable or not.
+  const std::vector<std::shared_ptr<const Rule>>& rules() const { return rules_; }
+  // The rules' infos, in the same order.
   const std::vector<const RuleInfo*>& infos() const { return infos_; }
   const std::vector<RuleAlias>& aliases() const { return aliases_; }
   // By ID ("ND3001", any case), slug ("inter-node-socket") or alias; nullptr
   // when unknown.
   const RuleInfo* find(std::string_view name) const;
+  // The rule that find() names; nullptr when unknown.
+  const Rule* rule(std::string_view name) const;
   // The rule whose ID, slug or alias is closest to `name` (edit distance, or
   // `name` inside a slug); nullptr when nothing is close.
   const RuleInfo* suggest(std::string_view name) const;
   std::vector<std::string_view> aliases_of(std::string_view id) const;
   // Orders the rules by ID, so each family can register its own block.
   void sort_by_id();
+  // The rules that read `needs` (the same rule objects) and their aliases.
+  Registry only(Needs needs) const;
 
  private:
-  std::vector<std::unique_ptr<Rule>> rules_;
+  void add_shared(std::shared_ptr<const Rule> rule);
+
+  std::vector<std::shared_ptr<const Rule>> rules_;
   std::vector<const RuleInfo*> infos_;
   std::vector<RuleAlias> aliases_;
 };
 
+// One per family folder, each adding its rules in ID order.
 void register_input_rules(Registry& r);
-void register_transport_rules(Registry& r);
+void register_health_rules(Registry& r);
 void register_topology_rules(Registry& r);
 void register_rail_rules(Registry& r);
+void register_transport_rules(Registry& r);
+void register_config_rules(Registry& r);
+void register_hardware_rules(Registry& r);
+void register_cross_rules(Registry& r);
 // Old slugs of renamed rules; see kRuleAliases in registry.cpp.
 void register_aliases(Registry& r);
-void register_config_rules(Registry& r);
-void register_health_rules(Registry& r);
 
-// All of the above families.
-void register_log_rules(Registry& r);
-
-// Every log rule, in ID order.
+// Every rule, in ID order: what `rules` lists and `explain` explains.
+const Registry& all_rules();
+// The rules that read the log: what `check` runs, lists and selects from.
 const Registry& log_rules();
 
 // Which rules run. All of them by default; --enable narrows the set to the

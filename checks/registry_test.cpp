@@ -27,6 +27,13 @@ class InputRule final : public Rule {
   void check(const CheckContext&, FindingSink&) const override {}
 };
 
+class PortRule final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND4003", "port-not-active", Severity::Error, Needs::Node, "ports"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext&, FindingSink&) const override {}
+};
+
 Registry test_registry() {
   Registry r;
   r.add<InputRule>();
@@ -62,11 +69,32 @@ TEST_CASE("find takes IDs in any case, slugs and aliases") {
   CHECK(r.aliases_of("ND3002").empty());
 }
 
+TEST_CASE("rule() finds the rule itself; only() keeps the same rules of one input, with their aliases") {
+  Registry r = test_registry();
+  r.add<PortRule>();
+  r.add_alias("port-down", "ND4003");
+  r.sort_by_id();
+  CHECK(r.rule("tcp-between-nodes") == r.rules()[1].get());
+  CHECK(r.rule("ND4003") == r.rules()[3].get());
+  CHECK(r.rule("ND4004") == nullptr);
+  Registry log = r.only(Needs::Log);
+  REQUIRE(log.rules().size() == 3);
+  CHECK(log.rules()[1].get() == r.rules()[1].get());
+  CHECK(log.infos().size() == 3);
+  CHECK(log.find("ND4003") == nullptr);
+  CHECK(log.find("port-down") == nullptr);
+  CHECK(log.find("tcp-between-nodes") == &r.rules()[1]->info());
+  Registry node = r.only(Needs::Node);
+  REQUIRE(node.rules().size() == 1);
+  CHECK(node.find("port-down") == &PortRule::kInfo);
+  CHECK(r.only(Needs::Cluster).rules().empty());
+}
+
 TEST_CASE("the shipped alias table resolves to registered rules") {
-  for (const auto& a : log_rules().aliases()) {
+  for (const auto& a : all_rules().aliases()) {
     INFO(a.name);
-    REQUIRE(log_rules().find(a.id) != nullptr);
-    CHECK(log_rules().find(a.name) == log_rules().find(a.id));
+    REQUIRE(all_rules().find(a.id) != nullptr);
+    CHECK(all_rules().find(a.name) == all_rules().find(a.id));
   }
 }
 

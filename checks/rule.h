@@ -1,18 +1,27 @@
 #pragma once
-// The rule interface. A rule reads the model (and, for hardware rules, the
-// probe snapshot) and emits findings; it never prints.
+// The one rule interface. Every rule, whatever it reads (the log's model, one
+// node's probe record, the records of all nodes), sees the same CheckContext
+// and reports through a FindingSink; it never prints.
 
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checks/finding.h"
+#include "src/probe/expectations.h"
+#include "src/probe/node_snapshot.h"
+#include "src/probe/record_reader.h"
 
 namespace nd {
 
 struct JobModel;
 
-enum class Needs : uint8_t { Log, Hardware };
+// What a rule reads: `check` runs the Log rules, `preflight` the Node rules on
+// each node and the Cluster rules across all of them.
+enum class Needs : uint8_t { Log, Node, Cluster };
 
 // When a rule's findings can be told. AtEnd: only once the whole input is
 // read (ring shapes, counts, what is missing). AsSeen: a finding on the lines
@@ -34,11 +43,23 @@ struct CheckOptions {
   // Extra network names that count as RDMA (`--allow-net`).
   std::vector<std::string> allowed_nets;
   size_t max_evidence = 3;
+  // What the site expects of its nodes (`--expect`); unset keys fall back to
+  // the zero-config rules.
+  Expectations expect;
+};
+
+// One node's probe record, named the way findings name it.
+struct ProbedNode {
+  std::string label;  // host, or host#rank when a host sent several records
+  const NodeSnapshot* snapshot;
 };
 
 struct CheckContext {
-  const JobModel& model;
+  const JobModel& model;  // empty when there is no log
   const CheckOptions& options;
+  std::span<const ProbedNode> nodes = {};         // empty when nothing was probed
+  std::span<const RecordProblem> problems = {};   // probe records that could not be read
+  std::string_view source = {};                   // the records' input, for evidence ("-": stdin)
   // Live mode, before the end of the input: the model holds a prefix of it.
   bool input_open = false;
 };
@@ -56,7 +77,22 @@ class Rule {
   virtual void check(const CheckContext& ctx, FindingSink& out) const = 0;
 };
 
-// Fills id, slug and severity from the rule's info.
+// A rule that judges one node at a time: check() runs check_node() on every
+// probed node and names that node (its label, and its rank when it has one)
+// in each finding, so the rule itself never does.
+class NodeRule : public Rule {
+ public:
+  void check(const CheckContext& ctx, FindingSink& out) const final;
+
+ protected:
+  virtual void check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const = 0;
+};
+
+// The one finding factory: id, slug and severity from the rule's info, or the
+// given severity where one finding is graver or milder than the rule's default.
 Finding make_finding(const RuleInfo& info, std::string message);
+Finding make_finding(const RuleInfo& info, std::string message, Severity severity);
+// A probe fact as evidence: the sysfs path (or record input) and its value.
+void add_evidence(Finding& f, std::string file, std::string value);
 
 }  // namespace nd

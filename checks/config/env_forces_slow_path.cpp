@@ -13,6 +13,14 @@
 namespace nd {
 namespace {
 
+class EnvForcesSlowPath final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3110", "env-forces-slow-path", Severity::Warning, Needs::Log,
+                                  "an NCCL_* setting echoed in the log forces a slower transport"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 struct Echo {
   std::string name;
   std::string value;
@@ -253,5 +261,7 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
     }
   }
 }
+
+std::unique_ptr<Rule> make_env_forces_slow_path() { return std::make_unique<EnvForcesSlowPath>(); }
 
 }  // namespace nd

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/config/config_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -14,7 +13,7 @@ TEST_CASE("NCCL_IB_DISABLE=1 on a two-host job is named as the cause of the sock
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
       "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0",
   });
-  auto f = run_rule<EnvForcesSlowPath>(m);
+  auto f = run_rule("env-forces-slow-path", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message == "NCCL_IB_DISABLE=1 (echoed by gpuA, gpuB): it turns off NCCL's InfiniBand/RoCE transport, "
@@ -29,7 +28,7 @@ TEST_CASE("on one host the network settings do not matter") {
       "gpuA:100:100 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
       "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
   });
-  CHECK(run_rule<EnvForcesSlowPath>(m).empty());
+  CHECK(run_rule("env-forces-slow-path", m).empty());
 }
 
 TEST_CASE("2.30 echoes NCCL_NET; earlier versions are inferred from Using network Socket with IB present") {
@@ -37,7 +36,7 @@ TEST_CASE("2.30 echoes NCCL_NET; earlier versions are inferred from Using networ
       "gpuA:100:100 [0] NCCL INFO Comm config netName reset to NCCL_NET=Socket",
       "gpuB:200:200 [0] NCCL INFO Comm config netName reset to NCCL_NET=Socket",
   });
-  auto f = run_rule<EnvForcesSlowPath>(echoed);
+  auto f = run_rule("env-forces-slow-path", echoed);
   REQUIRE(f.size() == 1);
   // Its effect is not in the log: a note that says what was not checked.
   CHECK(f[0].message == "NCCL_NET=Socket (echoed by gpuA, gpuB): it selects the TCP socket network for inter-node "
@@ -49,7 +48,7 @@ TEST_CASE("2.30 echoes NCCL_NET; earlier versions are inferred from Using networ
       "gpuA:100:100 [0] NCCL INFO Using network Socket",
       "gpuB:200:200 [0] NCCL INFO Using network Socket",
   });
-  f = run_rule<EnvForcesSlowPath>(inferred);
+  f = run_rule("env-forces-slow-path", inferred);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.starts_with("NCCL chose network Socket although NET/IB : Using lists RDMA devices"));
   CHECK(f[0].evidence.size() == 2);
@@ -60,7 +59,7 @@ TEST_CASE("P2P off explains SHM links; P2P and SHM off together explain NET link
       "gpuA:100:100 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1",
       "gpuA:100:100 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct",
   });
-  auto f = run_rule<EnvForcesSlowPath>(shm);
+  auto f = run_rule("env-forces-slow-path", shm);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "NCCL_P2P_DISABLE=1 (echoed by gpuA): it turns off CUDA peer-to-peer (NVLink and PCIe P2P), "
@@ -73,7 +72,7 @@ TEST_CASE("P2P off explains SHM links; P2P and SHM off together explain NET link
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0",
       "gpuA:101:101 [1] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [receive] via NET/IB/0",
   });
-  f = run_rule<EnvForcesSlowPath>(net);
+  f = run_rule("env-forces-slow-path", net);
   REQUIRE(f.size() == 2);
   CHECK(f[0].message == "NCCL_P2P_DISABLE=1 (echoed by gpuA): it turns off CUDA peer-to-peer (NVLink and PCIe P2P), "
                         "which is why GPUs of one host exchange data through the network (intra-node-net, ND3003)");
@@ -87,7 +86,7 @@ TEST_CASE("P2P and SHM off with no intra-node link in the log are notes") {
       "gpuA:100:100 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1",
       "gpuA:100:100 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 1.",
   });
-  auto f = run_rule<EnvForcesSlowPath>(m);
+  auto f = run_rule("env-forces-slow-path", m);
   REQUIRE(f.size() == 2);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[1].severity == Severity::Info);
@@ -101,21 +100,21 @@ TEST_CASE("loopback and docker interfaces, and exclusion lists that are fine") {
       "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
       "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
   });
-  auto f = run_rule<EnvForcesSlowPath>(lo);
+  auto f = run_rule("env-forces-slow-path", lo);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   auto docker = model_from({
       "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to docker0",
       "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to docker0",
   });
-  f = run_rule<EnvForcesSlowPath>(docker);
+  f = run_rule("env-forces-slow-path", docker);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   auto excluded = model_from({
       "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ^docker,lo",
       "gpuB:200:200 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ^docker,lo",
   });
-  CHECK(run_rule<EnvForcesSlowPath>(excluded).empty());
+  CHECK(run_rule("env-forces-slow-path", excluded).empty());
 }
 
 TEST_CASE("a low NCCL_NET_GDR_LEVEL explains RDMA links without GDR") {
@@ -124,7 +123,7 @@ TEST_CASE("a low NCCL_NET_GDR_LEVEL explains RDMA links without GDR") {
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0",
       "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/0",
   });
-  auto f = run_rule<EnvForcesSlowPath>(m);
+  auto f = run_rule("env-forces-slow-path", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "NCCL_NET_GDR_LEVEL=LOC (echoed by gpuA): it turns GPUDirect RDMA off, which is why inter-node "
                         "RDMA links run without /GDRDMA (no-gpudirect-rdma, ND3004)");
@@ -137,7 +136,7 @@ TEST_CASE("a low NCCL_NET_GDR_LEVEL explains RDMA links without GDR") {
       "gpuA:100:100 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PHB",
       "gpuB:200:200 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PHB",
   });
-  CHECK(run_rule<EnvForcesSlowPath>(phb).empty());
+  CHECK(run_rule("env-forces-slow-path", phb).empty());
 }
 
 TEST_CASE("NCCL_NET_GDR_LEVEL=PIX costs nothing where every NET link carries /GDRDMA (2.27)") {
@@ -149,7 +148,7 @@ TEST_CASE("NCCL_NET_GDR_LEVEL=PIX costs nothing where every NET link carries /GD
       "h100-c12:200:254 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via NET/IB/0/GDRDMA",
       "h100-c11:100:154 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA",
   });
-  CHECK(run_rule<EnvForcesSlowPath>(m).empty());
+  CHECK(run_rule("env-forces-slow-path", m).empty());
 }
 
 TEST_CASE("NCCL_NET_GDR_LEVEL=PIX is the explanation where NET links lack /GDRDMA, a note where none is seen") {
@@ -158,7 +157,7 @@ TEST_CASE("NCCL_NET_GDR_LEVEL=PIX is the explanation where NET links lack /GDRDM
       "h100-c11:100:154 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/3",
       "h100-c12:200:254 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/3",
   });
-  auto f = run_rule<EnvForcesSlowPath>(m);
+  auto f = run_rule("env-forces-slow-path", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "NCCL_NET_GDR_LEVEL=PIX (echoed by h100-c11): it allows GPUDirect RDMA only between a GPU and a "
@@ -169,7 +168,7 @@ TEST_CASE("NCCL_NET_GDR_LEVEL=PIX is the explanation where NET links lack /GDRDM
       "h100-c11:100:100 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PIX",
       "h100-c12:200:200 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PIX",
   });
-  f = run_rule<EnvForcesSlowPath>(unseen);
+  f = run_rule("env-forces-slow-path", unseen);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
 }
@@ -182,12 +181,12 @@ TEST_CASE("NCCL_IB_DISABLE=1 under a network plugin costs nothing; without any n
       "ip-10-0-12-41:100:100 [0] NCCL INFO Using network AWS Libfabric",
       "ip-10-0-13-77:200:200 [0] NCCL INFO Using network AWS Libfabric",
   });
-  CHECK(run_rule<EnvForcesSlowPath>(efa).empty());
+  CHECK(run_rule("env-forces-slow-path", efa).empty());
   auto bare = model_from({
       "gpuA:100:100 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
       "gpuB:200:200 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
   });
-  auto f = run_rule<EnvForcesSlowPath>(bare);
+  auto f = run_rule("env-forces-slow-path", bare);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "NCCL_IB_DISABLE=1 (echoed by gpuA, gpuB): it turns off NCCL's InfiniBand/RoCE transport, so on "
@@ -203,7 +202,7 @@ TEST_CASE("a docker interface is only a note once ranks on different hosts conne
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
       "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/0/GDRDMA",
   });
-  auto f = run_rule<EnvForcesSlowPath>(m);
+  auto f = run_rule("env-forces-slow-path", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "NCCL_SOCKET_IFNAME=docker0 (echoed by gpuA, gpuB): 'docker0' is usually unreachable from other "

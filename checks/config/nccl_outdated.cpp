@@ -7,6 +7,17 @@
 #include "checks/config/nccl_releases.h"
 
 namespace nd {
+namespace {
+
+class NcclOutdated final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3102", "nccl-outdated", Severity::Info, Needs::Log,
+                                  "the job's NCCL is more than a year older than the newest known release"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // Compares release dates, not today's date: the verdict on a log must not
 // change with the day it is read.
@@ -36,5 +47,7 @@ void NcclOutdated::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_nccl_outdated() { return std::make_unique<NcclOutdated>(); }
 
 }  // namespace nd

@@ -8,6 +8,17 @@
 #include "checks/config/evidence.h"
 
 namespace nd {
+namespace {
+
+class NcclVersionMismatch final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3100", "nccl-version-mismatch", Severity::Error, Needs::Log,
+                                  "processes of one job load different NCCL versions"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 bool multi_node(const JobModel& model) {
   if (model.hosts.size() >= 2) return true;
@@ -78,24 +89,6 @@ void NcclVersionMismatch::check(const CheckContext& ctx, FindingSink& out) const
   out.add(std::move(*f));
 }
 
-void CudaDriverMismatch::check(const CheckContext& ctx, FindingSink& out) const {
-  const JobModel& m = ctx.model;
-  if (m.driver_versions.size() < 2) return;
-  Finding f = make_finding(kInfo, "");
-  std::vector<std::string> parts;
-  std::set<uint32_t> all;
-  for (auto it = m.driver_versions.rbegin(); it != m.driver_versions.rend(); ++it) {
-    std::set<uint32_t> hosts;
-    for (const auto& o : it->second) hosts.insert(o.host);
-    all.insert(hosts.begin(), hosts.end());
-    auto names = host_names(m, hosts);
-    parts.push_back(fmt::format("{} (CUDA {}.{}) on {}", it->first, it->first / 1000, it->first % 1000 / 10,
-                                names.empty() ? std::string("?") : fmt::format("{}", fmt::join(names, ", "))));
-    cite(m, f, it->second.front().line, ctx.options.max_evidence + 1);
-  }
-  f.hosts = host_names(m, all);
-  f.message = fmt::format("hosts run different CUDA drivers (cudaDriverVersion): {}", fmt::join(parts, "; "));
-  out.add(std::move(f));
-}
+std::unique_ptr<Rule> make_nccl_version_mismatch() { return std::make_unique<NcclVersionMismatch>(); }
 
 }  // namespace nd

@@ -1,4 +1,6 @@
-#include "checks/cross/node_differs_from_majority.h"
+// ND5001 node-differs-from-majority: a node whose fabric facts differ from
+// what most nodes report.
+#include "checks/cross/cross_rules.h"
 
 #include <algorithm>
 #include <map>
@@ -12,6 +14,22 @@
 
 namespace nd {
 namespace {
+
+class NodeDiffersFromMajority final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND5001", "node-differs-from-majority", Severity::Error, Needs::Cluster,
+                                  "a node's fabric differs from the majority of nodes"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+// One comparable fact of a node, as text ("8x400 Gb/s"); "" = not known,
+// such nodes are left out of that comparison.
+struct NodeFact {
+  std::string name;   // "port rates"
+  Severity severity;  // how bad being the odd one out is
+  std::string (*of)(const NodeSnapshot&);
+};
 
 // "7x400, 1x200": a multiset, so port order and device names do not matter.
 std::string counted(const std::vector<std::string>& values) {
@@ -63,8 +81,6 @@ std::string nccl(const NodeSnapshot& n) { return n.host.nccl_version; }
 std::string verbs(const NodeSnapshot& n) { return n.verbs.status; }
 std::string memlock(const NodeSnapshot& n) { return n.host.memlock_soft ? memlock_str(n.host.memlock_soft) : ""; }
 
-}  // namespace
-
 const std::vector<NodeFact>& compared_facts() {
   static const std::vector<NodeFact> kFacts = {
       {"RDMA device count", Severity::Error, hca_count},
@@ -82,7 +98,9 @@ const std::vector<NodeFact>& compared_facts() {
   return kFacts;
 }
 
-void NodeDiffersFromMajority::check(const ClusterContext& ctx, FindingSink& out) const {
+}  // namespace
+
+void NodeDiffersFromMajority::check(const CheckContext& ctx, FindingSink& out) const {
   if (ctx.nodes.size() < 2) return;
   for (const auto& fact : compared_facts()) {
     std::map<std::string, std::vector<std::string>> groups;  // value → labels
@@ -102,22 +120,24 @@ void NodeDiffersFromMajority::check(const ClusterContext& ctx, FindingSink& out)
       for (const auto& [value, labels] : groups) {
         parts.push_back(fmt::format("{} on {}", value, fmt::join(labels, ",")));
       }
-      Finding f = cluster_finding(kInfo, fmt::format("nodes disagree on {} and no value has a majority: {}", fact.name,
-                                                     fmt::join(parts, "; ")), Severity::Warning);
+      Finding f = make_finding(kInfo, fmt::format("nodes disagree on {} and no value has a majority: {}", fact.name,
+                                                  fmt::join(parts, "; ")), Severity::Warning);
       for (const auto& [value, labels] : groups) f.hosts.insert(f.hosts.end(), labels.begin(), labels.end());
       out.add(std::move(f));
       continue;
     }
     for (const auto& [value, labels] : groups) {
       if (value == majority->first) continue;
-      Finding f = cluster_finding(kInfo, fmt::format("{} differ{} from the majority on {}: {} (majority: {} on {} of {} "
-                                                     "nodes)", fmt::join(labels, ", "), labels.size() == 1 ? "s" : "",
-                                                     fact.name, value, majority->first, majority->second.size(), known),
-                                  fact.severity);
+      Finding f = make_finding(kInfo, fmt::format("{} differ{} from the majority on {}: {} (majority: {} on {} of {} "
+                                                  "nodes)", fmt::join(labels, ", "), labels.size() == 1 ? "s" : "",
+                                                  fact.name, value, majority->first, majority->second.size(), known),
+                               fact.severity);
       f.hosts = labels;
       out.add(std::move(f));
     }
   }
 }
+
+std::unique_ptr<Rule> make_node_differs_from_majority() { return std::make_unique<NodeDiffersFromMajority>(); }
 
 }  // namespace nd

@@ -1,24 +1,31 @@
-#include "checks/hardware/acs_redirect.h"
+// ND4009 acs-redirect: ACS redirect on a bridge between a GPU and a NIC.
+#include "checks/hardware/hardware_rules.h"
 
-#include <algorithm>
-#include <cstdlib>
-#include <map>
 #include <set>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include "src/probe/ib_attrs.h"
-#include "src/probe/probe_text.h"
 
 namespace nd {
+namespace {
 
-void AcsRedirect::check(const HardwareContext& ctx, FindingSink& out) const {
+class AcsRedirect final : public NodeRule {
+ public:
+  static constexpr RuleInfo kInfo{"ND4009", "acs-redirect", Severity::Error, Needs::Node,
+                                  "ACS redirect on a bridge between a GPU and a NIC"};
+  const RuleInfo& info() const override { return kInfo; }
+
+ protected:
+  void check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const override;
+};
+
+}  // namespace
+
+void AcsRedirect::check_node(const CheckContext&, const NodeSnapshot& node, FindingSink& out) const {
   std::set<std::string> reported, unknown;
-  for (const auto& p : ctx.node.paths) {
+  for (const auto& p : node.paths) {
     for (const auto& b : p.bridges) {
       if (b.state == "redirect" && reported.insert(b.bdf).second) {
-        Finding f = node_finding(kInfo, ctx.node, fmt::format("ACS redirects peer traffic at bridge {} between GPU {} "
+        Finding f = make_finding(kInfo, fmt::format("ACS redirects peer traffic at bridge {} between GPU {} "
                                  "and {}: GPUDirect traffic goes through the root complex (slow or hangs); disable "
                                  "ACS in the BIOS or with setpci -s {} ECAP_ACS+0x6.w=0000", b.bdf, p.gpu, p.hca,
                                  b.bdf));
@@ -30,10 +37,12 @@ void AcsRedirect::check(const HardwareContext& ctx, FindingSink& out) const {
     }
   }
   if (!unknown.empty()) {
-    out.add(node_finding(kInfo, ctx.node, fmt::format("ACS on {} bridge(s) between GPUs and NICs is unknown: reading "
+    out.add(make_finding(kInfo, fmt::format("ACS on {} bridge(s) between GPUs and NICs is unknown: reading "
                          "PCI extended config space needs root (run the probe as root to check)", unknown.size()),
                          Severity::Info));
   }
 }
+
+std::unique_ptr<Rule> make_acs_redirect() { return std::make_unique<AcsRedirect>(); }
 
 }  // namespace nd

@@ -1,24 +1,34 @@
-#include "checks/hardware/hca_count.h"
+// ND4012 hca-count: fewer RDMA devices than expected.
+#include "checks/hardware/hardware_rules.h"
 
-#include <algorithm>
-#include <cstdlib>
-#include <map>
-#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/probe/ib_attrs.h"
-#include "src/probe/probe_text.h"
-
 namespace nd {
+namespace {
 
-void HcaCount::check(const HardwareContext& ctx, FindingSink& out) const {
-  if (!ctx.expect.hcas || ctx.node.hcas.size() >= *ctx.expect.hcas || ctx.node.hcas.empty()) return;
+class HcaCount final : public NodeRule {
+ public:
+  static constexpr RuleInfo kInfo{"ND4012", "hca-count", Severity::Error, Needs::Node,
+                                  "fewer RDMA devices than expected"};
+  const RuleInfo& info() const override { return kInfo; }
+
+ protected:
+  void check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const override;
+};
+
+}  // namespace
+
+void HcaCount::check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const {
+  if (!ctx.options.expect.hcas || node.hcas.size() >= *ctx.options.expect.hcas || node.hcas.empty()) return;
   std::vector<std::string> names;
-  for (const auto& h : ctx.node.hcas) names.push_back(h.name);
-  out.add(node_finding(kInfo, ctx.node, fmt::format("{} RDMA device(s) ({}), expected {}", ctx.node.hcas.size(),
-                       fmt::join(names, ", "), *ctx.expect.hcas)));
+  for (const auto& h : node.hcas) names.push_back(h.name);
+  out.add(make_finding(kInfo, fmt::format("{} RDMA device(s) ({}), expected {}", node.hcas.size(),
+                       fmt::join(names, ", "), *ctx.options.expect.hcas)));
 }
+
+std::unique_ptr<Rule> make_hca_count() { return std::make_unique<HcaCount>(); }
 
 }  // namespace nd

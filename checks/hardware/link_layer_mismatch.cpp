@@ -1,17 +1,29 @@
-#include "checks/hardware/link_layer_mismatch.h"
+// ND4005 link-layer-mismatch: port link layer differs from the expected one.
+#include "checks/hardware/hardware_rules.h"
 
-#include <algorithm>
-#include <cstdlib>
-#include <map>
 #include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/probe/ib_attrs.h"
-#include "src/probe/probe_text.h"
+#include "checks/hardware/hardware_util.h"
 
 namespace nd {
+namespace {
+
+class LinkLayerMismatch final : public NodeRule {
+ public:
+  static constexpr RuleInfo kInfo{"ND4005", "link-layer-mismatch", Severity::Error, Needs::Node,
+                                  "port link layer differs from the expected one"};
+  const RuleInfo& info() const override { return kInfo; }
+
+ protected:
+  void check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const override;
+};
+
+}  // namespace
+
 namespace {
 
 std::string link_name(const std::string& key) {
@@ -22,28 +34,30 @@ std::string link_name(const std::string& key) {
 
 }  // namespace
 
-void LinkLayerMismatch::check(const HardwareContext& ctx, FindingSink& out) const {
+void LinkLayerMismatch::check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const {
   std::set<std::string> layers;
-  for (const auto& h : ctx.node.hcas) {
+  for (const auto& h : node.hcas) {
     for (const auto& p : h.ports) layers.insert(p.link_layer);
   }
-  for (const auto& h : ctx.node.hcas) {
+  for (const auto& h : node.hcas) {
     for (const auto& p : h.ports) {
-      if (ctx.expect.link && p.link_layer != *ctx.expect.link) {
-        Finding f = node_finding(kInfo, ctx.node, fmt::format("{} link layer is {}, expected {}", port_name(h, p),
-                                 link_name(p.link_layer), link_name(*ctx.expect.link)));
+      if (ctx.options.expect.link && p.link_layer != *ctx.options.expect.link) {
+        Finding f = make_finding(kInfo, fmt::format("{} link layer is {}, expected {}", port_name(h, p),
+                                 link_name(p.link_layer), link_name(*ctx.options.expect.link)));
         add_evidence(f, port_dir(h, p) + "/link_layer", p.link_layer);
         out.add(std::move(f));
       }
     }
   }
-  if (!ctx.expect.link && layers.size() > 1) {
+  if (!ctx.options.expect.link && layers.size() > 1) {
     std::vector<std::string> names;
     for (const auto& l : layers) names.push_back(link_name(l));
-    out.add(node_finding(kInfo, ctx.node, fmt::format("ports mix link layers ({}): NCCL will not merge IB and "
+    out.add(make_finding(kInfo, fmt::format("ports mix link layers ({}): NCCL will not merge IB and "
                          "RoCE ports; set --expect link=ib|roce to say which is right", fmt::join(names, ", ")),
                          Severity::Warning));
   }
 }
+
+std::unique_ptr<Rule> make_link_layer_mismatch() { return std::make_unique<LinkLayerMismatch>(); }
 
 }  // namespace nd

@@ -1,42 +1,48 @@
-#include "checks/hardware/verbs_unusable.h"
-
-#include <algorithm>
-#include <cstdlib>
-#include <map>
-#include <set>
+// ND4002 verbs-unusable: RDMA device in sysfs that libibverbs cannot use.
+#include "checks/hardware/hardware_rules.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include "src/probe/ib_attrs.h"
-#include "src/probe/probe_text.h"
 
 namespace nd {
+namespace {
 
-void VerbsUnusable::check(const HardwareContext& ctx, FindingSink& out) const {
-  const NodeSnapshot& n = ctx.node;
-  if (n.hcas.empty() || n.verbs.status == "skipped") return;
-  const std::string& st = n.verbs.status;
+class VerbsUnusable final : public NodeRule {
+ public:
+  static constexpr RuleInfo kInfo{"ND4002", "verbs-unusable", Severity::Error, Needs::Node,
+                                  "RDMA device in sysfs that libibverbs cannot use"};
+  const RuleInfo& info() const override { return kInfo; }
+
+ protected:
+  void check_node(const CheckContext& ctx, const NodeSnapshot& node, FindingSink& out) const override;
+};
+
+}  // namespace
+
+void VerbsUnusable::check_node(const CheckContext&, const NodeSnapshot& node, FindingSink& out) const {
+  if (node.hcas.empty() || node.verbs.status == "skipped") return;
+  const std::string& st = node.verbs.status;
   if (st == "not-installed" || st == "backend-missing" || st == "backend-broken" || st == "error") {
-    Finding f = node_finding(kInfo, n, fmt::format("{} RDMA device(s) in sysfs but libibverbs is not usable: {}",
-                                                   n.hcas.size(), n.verbs.message));
+    Finding f = make_finding(kInfo, fmt::format("{} RDMA device(s) in sysfs but libibverbs is not usable: {}",
+                                                node.hcas.size(), node.verbs.message));
     out.add(std::move(f));
     return;
   }
-  if (!n.uverbs_abi) {
-    Finding f = node_finding(kInfo, n, "no ib_uverbs: /sys/class/infiniband_verbs is missing (modprobe ib_uverbs)");
+  if (!node.uverbs_abi) {
+    Finding f = make_finding(kInfo, "no ib_uverbs: /sys/class/infiniband_verbs is missing (modprobe ib_uverbs)");
     add_evidence(f, "class/infiniband_verbs/abi_version", "(missing)");
     out.add(std::move(f));
   }
-  for (const auto& h : n.hcas) {
+  for (const auto& h : node.hcas) {
     if (h.verbs_state == "ok" || h.verbs_state.empty()) continue;
     std::string why = h.verbs_state == "not listed"
         ? (h.has_uverbs ? "libibverbs does not list it (no user-space provider such as libmlx5 for this device, "
                           "or /dev/infiniband/uverbsN is not accessible in this container)"
                         : "it has no uverbs character device")
         : h.verbs_state;
-    out.add(node_finding(kInfo, n, fmt::format("{} is in sysfs but not usable through verbs: {}", h.name, why)));
+    out.add(make_finding(kInfo, fmt::format("{} is in sysfs but not usable through verbs: {}", h.name, why)));
   }
 }
+
+std::unique_ptr<Rule> make_verbs_unusable() { return std::make_unique<VerbsUnusable>(); }
 
 }  // namespace nd

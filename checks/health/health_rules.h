@@ -1,25 +1,16 @@
 #pragma once
 // Hangs and errors: communicators whose init never finished (ND1100) and every
 // WARN NCCL or the framework printed, explained (ND3120).
+// Each rule is declared and defined in its own .cpp; its factory is listed
+// here, in ID order, for register.cpp.
+
+#include <memory>
 
 #include "checks/rule.h"
 
 namespace nd {
 
-class InitIncomplete final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND1100", "init-incomplete", Severity::Error, Needs::Log,
-                                  "ranks began communicator init and never completed it, or are missing", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class NcclWarning final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3120", "nccl-warning", Severity::Warning, Needs::Log,
-                                  "NCCL (or PyTorch on its behalf) reported a warning or an error", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
+std::unique_ptr<Rule> make_init_incomplete();  // ND1100
+std::unique_ptr<Rule> make_nccl_warning();  // ND3120
 
 }  // namespace nd

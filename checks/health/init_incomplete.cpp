@@ -13,6 +13,14 @@
 namespace nd {
 namespace {
 
+class InitIncomplete final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND1100", "init-incomplete", Severity::Error, Needs::Log,
+                                  "ranks began communicator init and never completed it, or are missing"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 // Lines that must follow both a process's last line and the last Init
 // COMPLETE of the others, in the same file, before its silence counts as a
 // hang rather than the end of an excerpt: at least this many, and a few per
@@ -316,5 +324,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   f.ranks.assign(unfinished.ranks.begin(), unfinished.ranks.end());
   out.add(std::move(f));
 }
+
+std::unique_ptr<Rule> make_init_incomplete() { return std::make_unique<InitIncomplete>(); }
 
 }  // namespace nd

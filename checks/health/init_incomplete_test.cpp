@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include "checks/check_fixture.h"
-#include "checks/health/health_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -24,7 +23,7 @@ std::vector<std::string> with(std::vector<std::string> lines, const std::vector<
 
 TEST_CASE("2.18.3+: an input that ends during init is an excerpt, said once as a note") {
   auto m = model_from_lines(kStartedOnly);
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "the input ends before ranks 0-1 of 0xabc on gpuA "
@@ -41,7 +40,7 @@ TEST_CASE("a PyTorch watchdog timeout makes the unfinished init a hang") {
       "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600003 "
       "milliseconds before timing out.",
   }));
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message == "communicator 0xabc (nranks 4): rank 0 (gpuA pid 100), rank 1 (gpuA pid 101) printed Init "
@@ -57,7 +56,7 @@ TEST_CASE("a WARN from the process after its Init START: it failed in init") {
       "gpuA:100:100 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<35411> failed : "
       "Connection refused",
   }));
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 2);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].ranks == std::vector<uint32_t>{0});
@@ -75,7 +74,7 @@ TEST_CASE("silence while the other ranks completed init and the input went on: a
       "gpuB:200:200 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
   };
   for (int i = 0; i < 200; ++i) lines.push_back("gpuB:200:200 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.2<0>");
-  auto f = run_rule<InitIncomplete>(model_from_lines(lines));
+  auto f = run_rule("init-incomplete", model_from_lines(lines));
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message == "communicator 0xabc (nranks 2): rank 0 (gpuA pid 100) printed Init START but no Init "
@@ -86,7 +85,7 @@ TEST_CASE("silence while the other ranks completed init and the input went on: a
 TEST_CASE("a stall seen live with --hang-after is evidence of a hang") {
   auto m = model_from_lines(kStartedOnly);
   m.stalls.push_back({300, LineRef{0, 2}, {LineRef{0, 2}}});
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 2);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].ranks == std::vector<uint32_t>{1});
@@ -98,7 +97,7 @@ TEST_CASE("ranks absent from a log whose other ranks completed: a partial log, n
       "gpuA:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
       "gpuA:101:101 [1] NCCL INFO comm 0x2 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000 commId 0xabc - Init COMPLETE",
   });
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "communicator 0xabc (nranks 4): ranks 2-3 of 4 have no Init line in this input, yet other ranks "
@@ -111,7 +110,7 @@ TEST_CASE("before 2.18.3 there is no START: init-phase lines without COMPLETE ar
       "node01:2771:2801 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/Socket/0",
       "node02:3001:3001 [0] NCCL INFO NET/Socket : Using [0]eno1:192.168.50.12<0>",
   });
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "the input ends before 2 processes (rank 0) on node01, node02 completed init: an excerpt? "
@@ -126,7 +125,7 @@ TEST_CASE("before 2.18.3, an error WARN after the init lines makes it a failure 
       "",
       "node01:2771:2771 [0] include/socket.h:390 NCCL WARN Connect to 192.168.50.12<43123> failed : Connection refused",
   });
-  auto f = run_rule<InitIncomplete>(m);
+  auto f = run_rule("init-incomplete", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message == "1 process printed init lines but never Init COMPLETE: node01 pid 2771; the process printed an "
@@ -137,7 +136,7 @@ TEST_CASE("before 2.18.3, an error WARN after the init lines makes it a failure 
       "",
       "node01:2771:2771 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
   });
-  f = run_rule<InitIncomplete>(fallback);
+  f = run_rule("init-incomplete", fallback);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
 }
@@ -159,7 +158,7 @@ TEST_CASE("the head of a large job is no hang: silence counts only after the oth
     lines.push_back(fmt::format("gpu{:02d}:{}:{} [0] NCCL INFO ncclCommInitRank comm 0x{:x} rank {} nranks 64 cudaDev 0 "
                                 "nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE", r / 8, 100 + r, 100 + r, r + 1, r));
   }
-  auto f = run_rule<InitIncomplete>(model_from_lines(lines));
+  auto f = run_rule("init-incomplete", model_from_lines(lines));
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
 }
@@ -170,7 +169,7 @@ TEST_CASE("RCCL's `localSize ... used ... bytes - Init COMPLETE` completes init"
       "node01:2771:2801 [0] NCCL INFO comm 0x7e7ba40 rank 0 nranks 1 cudaDev 0 busId 3000 commId 0xddf7a5357adcc52d "
       "localSize 0 used 20984624 bytes - Init COMPLETE",
   });
-  CHECK(run_rule<InitIncomplete>(m).empty());
+  CHECK(run_rule("init-incomplete", m).empty());
 }
 
 TEST_CASE("a complete log is silent") {
@@ -180,5 +179,5 @@ TEST_CASE("a complete log is silent") {
       "node01:2771:2801 [0] NCCL INFO comm 0x7f3fd4001980 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
       "node02:3001:3001 [0] NCCL INFO comm 0x7f3fd4001990 rank 1 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
   });
-  CHECK(run_rule<InitIncomplete>(m).empty());
+  CHECK(run_rule("init-incomplete", m).empty());
 }

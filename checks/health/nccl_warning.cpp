@@ -16,6 +16,14 @@
 namespace nd {
 namespace {
 
+class NcclWarning final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3120", "nccl-warning", Severity::Warning, Needs::Log,
+                                  "NCCL (or PyTorch on its behalf) reported a warning or an error"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 // One finding's worth of identical WARNs.
 struct Group {
   WarnClass cls;
@@ -294,5 +302,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_nccl_warning() { return std::make_unique<NcclWarning>(); }
 
 }  // namespace nd

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include "checks/check_fixture.h"
-#include "checks/health/health_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -18,7 +17,7 @@ TEST_CASE("a completion error names local and remote host; flushes point at the 
       "",
       "[2026-06-10 09:15:02] gpu07:51234:51290 [3] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL WARN NET/IB: Got completion from peer 10.1.0.8<49513> with status=IBV_WC_WR_FLUSH_ERR(5) opcode=IBV_WC_SEND(0) vendor_err=249  hca mlx5_3",
   });
-  auto f = run_rule<NcclWarning>(m);
+  auto f = run_rule("nccl-warning", m);
   REQUIRE(f.size() == 2);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message ==
@@ -41,7 +40,7 @@ TEST_CASE("a flood of identical WARNs becomes one finding with counts per host")
                                 i % 2, 40000 + i));
   }
   auto m = model_from_lines(lines);
-  auto f = run_rule<NcclWarning>(m);
+  auto f = run_rule("nccl-warning", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "socketProgress: Connection closed by remote peer gpu9<40000> on gpu0, gpu1 from peer gpu9: the "
                         "peer closed its socket: that process exited or crashed first; look for its own error "
@@ -58,7 +57,7 @@ TEST_CASE("PyTorch watchdog timeouts and DistBackendError lines are read though 
       "Last error:",
       "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host",
   });
-  auto f = run_rule<NcclWarning>(m);
+  auto f = run_rule("nccl-warning", m);
   REQUIRE(f.size() == 3);
   CHECK(f[0].message == "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host from peer "
                         "192.168.19.14: a socket connection failed: No route to host (the address is unreachable: wrong "
@@ -78,7 +77,7 @@ TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
       "[2026-01-02 10:24:27] ip-172-31-3-153:35115:35469 [2] int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):208 NCCL WARN NET/OFI Failed to initialize sendrecv protocol",
       "ip-172-31-3-153:35115:35115 [2] NCCL INFO Using network Socket",
   });
-  auto f = run_rule<NcclWarning>(m);
+  auto f = run_rule("nccl-warning", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "NET/OFI Failed to initialize sendrecv protocol on ip-172-31-3-153: a network plugin failed to "
@@ -96,7 +95,7 @@ TEST_CASE("a plugin that fails to initialise is a note once NCCL runs on its own
       "gpu51:4100:4100 [0] NCCL INFO Assigned NET plugin IB to comm",
       "gpu51:4100:4100 [0] NCCL INFO Using network IB",
   });
-  auto f = run_rule<NcclWarning>(m);
+  auto f = run_rule("nccl-warning", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "NET/OFI Couldn't open a fabric provider. RC: -61, ERROR: No data available on gpu51: a network "

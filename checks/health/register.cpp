@@ -4,8 +4,8 @@
 namespace nd {
 
 void register_health_rules(Registry& r) {
-  r.add<InitIncomplete>();
-  r.add<NcclWarning>();
+  r.add(make_init_incomplete());  // ND1100
+  r.add(make_nccl_warning());  // ND3120
 }
 
 }  // namespace nd

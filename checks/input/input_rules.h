@@ -1,41 +1,18 @@
 #pragma once
-// ND1xxx: problems of the input itself. Bad input is a finding, never an
+// ND10xx: problems of the input itself. Bad input is a finding, never an
 // exception.
+// Each rule is declared and defined in its own .cpp; its factory is listed
+// here, in ID order, for register.cpp.
+
+#include <memory>
 
 #include "checks/rule.h"
 
 namespace nd {
 
-class UnrecognizedLines final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND1001", "unrecognized-lines", Severity::Info, Needs::Log,
-                                  "NCCL lines of a shape this version of the tool does not know"};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class MalformedLines final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND1002", "malformed-lines", Severity::Warning, Needs::Log,
-                                  "NCCL lines of a known shape with impossible values (corrupt log)"};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class TruncatedLines final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND1003", "overlong-lines", Severity::Info, Needs::Log,
-                                  "lines longer than the 64 KiB the tool keeps were cut"};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class AmbiguousCommunicator final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND1004", "ambiguous-communicator", Severity::Info, Needs::Log,
-                                  "connection lines that could belong to several communicators of one process"};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
+std::unique_ptr<Rule> make_unrecognized_lines();  // ND1001
+std::unique_ptr<Rule> make_malformed_lines();  // ND1002
+std::unique_ptr<Rule> make_overlong_lines();  // ND1003
+std::unique_ptr<Rule> make_ambiguous_communicator();  // ND1004
 
 }  // namespace nd

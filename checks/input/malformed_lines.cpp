@@ -5,6 +5,17 @@
 #include "src/model/job_model.h"
 
 namespace nd {
+namespace {
+
+class MalformedLines final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND1002", "malformed-lines", Severity::Warning, Needs::Log,
+                                  "NCCL lines of a known shape with impossible values (corrupt log)"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 void MalformedLines::check(const CheckContext& ctx, FindingSink& out) const {
   uint64_t n = ctx.model.counters.malformed_lines;
@@ -14,5 +25,7 @@ void MalformedLines::check(const CheckContext& ctx, FindingSink& out) const {
   f.evidence = line_samples(ctx.model, ctx.model.malformed_samples, ctx.options.max_evidence);
   out.add(std::move(f));
 }
+
+std::unique_ptr<Rule> make_malformed_lines() { return std::make_unique<MalformedLines>(); }
 
 }  // namespace nd

@@ -10,6 +10,18 @@
 #include "src/model/rail_map.h"
 
 namespace nd {
+namespace {
+
+class CrossRailTraffic final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2101", "cross-rail-traffic", Severity::Warning, Needs::Log,
+                                  "an inter-node link goes from one NIC to a NIC of another rail, and IB connections "
+                                  "of its hosts timed out"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 namespace {
 
@@ -115,5 +127,7 @@ void CrossRailTraffic::check(const CheckContext& ctx, FindingSink& out) const {
     return fmt::format("NIC {} -> NIC {}", from.name, to.name);
   });
 }
+
+std::unique_ptr<Rule> make_cross_rail_traffic() { return std::make_unique<CrossRailTraffic>(); }
 
 }  // namespace nd

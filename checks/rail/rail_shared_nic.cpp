@@ -11,6 +11,15 @@
 namespace nd {
 namespace {
 
+class RailSharedNic final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2100", "rail-shared-nic", Severity::Warning, Needs::Log,
+                                  "two or more GPUs of a host send inter-node traffic through one NIC while "
+                                  "another NIC of that host carries none"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 std::string gpu_list(const std::vector<int>& gpus) {
   std::vector<std::string> names;
   for (int g : gpus) names.push_back(g >= 0 ? fmt::format("GPU {}", g) : "a GPU of unknown index");
@@ -67,5 +76,7 @@ void RailSharedNic::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_rail_shared_nic() { return std::make_unique<RailSharedNic>(); }
 
 }  // namespace nd

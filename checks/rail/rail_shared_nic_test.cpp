@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/rail/rail_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -23,7 +22,7 @@ TEST_CASE("rail-shared-nic fires when two GPUs share a NIC and the other NIC is 
       "gpuB:200:200 [0] NCCL INFO comm 0x3 rank 2 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0x5 - Init COMPLETE",
       "gpuB:201:201 [1] NCCL INFO comm 0x4 rank 3 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x5 - Init COMPLETE",
   });
-  auto f = run_rule<RailSharedNic>(m);
+  auto f = run_rule("rail-shared-nic", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "gpuA: GPU 0 and GPU 1 send inter-node traffic through NIC mlx5_0 (NET/IB/0) while mlx5_1 carries none");
@@ -43,7 +42,7 @@ TEST_CASE("rail-shared-nic: one NIC per GPU, a single NIC, or no device list do 
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/IB/0/GDRDMA",
       "gpuA:101:101 [1] NCCL INFO Channel 01/0 : 1[1] -> 3[1] [send] via NET/IB/1/GDRDMA",
   });
-  CHECK(run_rule<RailSharedNic>(aligned).empty());
+  CHECK(run_rule("rail-shared-nic", aligned).empty());
   auto one_nic = model_from({
       "gpuA:100:100 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.1.0.10<0>",
       "gpuA:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0x5 - Init COMPLETE",
@@ -53,7 +52,7 @@ TEST_CASE("rail-shared-nic: one NIC per GPU, a single NIC, or no device list do 
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/IB/0/GDRDMA",
       "gpuA:101:101 [1] NCCL INFO Channel 01/0 : 1[1] -> 3[1] [send] via NET/IB/0/GDRDMA",
   });
-  CHECK(run_rule<RailSharedNic>(one_nic).empty());
+  CHECK(run_rule("rail-shared-nic", one_nic).empty());
   auto unlisted = model_from({
       "gpuA:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0x5 - Init COMPLETE",
       "gpuA:101:101 [1] NCCL INFO comm 0x2 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x5 - Init COMPLETE",
@@ -62,5 +61,5 @@ TEST_CASE("rail-shared-nic: one NIC per GPU, a single NIC, or no device list do 
       "gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/IB/0/GDRDMA",
       "gpuA:101:101 [1] NCCL INFO Channel 01/0 : 1[1] -> 3[1] [send] via NET/IB/0/GDRDMA",
   });
-  CHECK(run_rule<RailSharedNic>(unlisted).empty());
+  CHECK(run_rule("rail-shared-nic", unlisted).empty());
 }

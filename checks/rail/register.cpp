@@ -4,8 +4,8 @@
 namespace nd {
 
 void register_rail_rules(Registry& r) {
-  r.add<RailSharedNic>();
-  r.add<CrossRailTraffic>();
+  r.add(make_rail_shared_nic());  // ND2100
+  r.add(make_cross_rail_traffic());  // ND2101
 }
 
 }  // namespace nd

@@ -8,6 +8,14 @@
 namespace nd {
 namespace {
 
+class BoundAwayFromGpu final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2013", "bound-away-from-gpu", Severity::Warning, Needs::Log,
+                                  "a rank is bound to CPUs that are not local to its GPU"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 std::string process_text(const JobModel& m, uint32_t host, uint64_t pid) {
   for (const auto& comm : m.comms) {
     for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
@@ -53,5 +61,7 @@ void BoundAwayFromGpu::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_bound_away_from_gpu() { return std::make_unique<BoundAwayFromGpu>(); }
 
 }  // namespace nd

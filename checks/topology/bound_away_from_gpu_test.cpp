@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/topology/topology_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -15,7 +14,7 @@ TEST_CASE("bound-away-from-gpu: NCCL 2.28 finds no CPU of the binding local to t
       "0x3 - Init START",
   });
   REQUIRE(m.affinities.size() == 1);
-  auto f = run_rule<BoundAwayFromGpu>(m);
+  auto f = run_rule("bound-away-from-gpu", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "rank 0 (pid 100) on gpu01 is bound to CPUs 24-47, none of them local to its GPU 0 (local "
@@ -27,7 +26,7 @@ TEST_CASE("bound-away-from-gpu: a Slurm mask against the GPU's CPUs (NCCL_IGNORE
       " 0: cpu-bind=MASK - gpu01, task  0  0 [100]: mask 0xff000000 set",
       "gpu01:100:100 [0] NCCL INFO ncclTopoGetCpuAffinity: Affinity for GPU 0 is 0-23. (GPU affinity = 0-23).",
   });
-  auto f = run_rule<BoundAwayFromGpu>(m);
+  auto f = run_rule("bound-away-from-gpu", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "pid 100 on gpu01 is bound to CPUs 24-31, none of them local to its GPU 0 (local CPUs 0-23): "
                         "host memory and proxy threads sit on the far socket");
@@ -44,5 +43,5 @@ TEST_CASE("bound-away-from-gpu: overlapping sets and pre-2.28 lines are fine") {
   REQUIRE(m.affinities.size() == 3);
   CHECK(m.affinities[1].affinity->to_string() == "0-47");
   CHECK(m.affinities[2].affinity->to_string() == "0-23,48-71");
-  CHECK(run_rule<BoundAwayFromGpu>(m).empty());
+  CHECK(run_rule("bound-away-from-gpu", m).empty());
 }

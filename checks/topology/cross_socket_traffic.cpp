@@ -9,6 +9,14 @@
 namespace nd {
 namespace {
 
+class CrossSocketTraffic final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2009", "cross-socket-traffic", Severity::Warning, Needs::Log,
+                                  "NCCL's graph search routes traffic across CPU sockets (path type SYS) or through the CPU (PHB)"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 const char* pattern_name(int p) {
   switch (p) {
     case 1: return "balanced tree";
@@ -76,5 +84,7 @@ void CrossSocketTraffic::check(const CheckContext& ctx, FindingSink& out) const 
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_cross_socket_traffic() { return std::make_unique<CrossSocketTraffic>(); }
 
 }  // namespace nd

@@ -10,6 +10,14 @@
 namespace nd {
 namespace {
 
+class DuplicateGpu final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2006", "duplicate-gpu", Severity::Error, Needs::Log,
+                                  "two ranks of one communicator use the same GPU"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 // NCCL's own verdict: `Duplicate GPU detected : rank %d and rank %d both on
 // CUDA device %x` (2.5-2.29), `Multiple ranks detected using the same GPU`
 // (2.30.3), `Multiple Ranks are using the same GPU/Partition` (2.30.7).
@@ -51,5 +59,7 @@ void DuplicateGpu::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_duplicate_gpu() { return std::make_unique<DuplicateGpu>(); }
 
 }  // namespace nd

@@ -5,6 +5,17 @@
 #include "checks/transport/edge_groups.h"
 
 namespace nd {
+namespace {
+
+class EdgeSidesDisagree final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2005", "edge-sides-disagree", Severity::Error, Needs::Log,
+                                  "the [send] and [receive] lines of one network edge name different transports"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // A NET edge is printed twice: `[send]` by the sender, `[receive]` by the
 // receiver. Both name the same connection, so a different network is a real
@@ -30,5 +41,7 @@ void EdgeSidesDisagree::check(const CheckContext& ctx, FindingSink& out) const {
   });
   groups.emit(kInfo, out);
 }
+
+std::unique_ptr<Rule> make_edge_sides_disagree() { return std::make_unique<EdgeSidesDisagree>(); }
 
 }  // namespace nd

@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/topology/topology_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -22,7 +21,7 @@ JobModel one_edge(std::string_view send, std::string_view receive) {
 TEST_CASE("edge-sides-disagree: the two sides name different networks") {
   auto m = one_edge("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
                     "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0");
-  auto f = run_rule<EdgeSidesDisagree>(m);
+  auto f = run_rule("edge-sides-disagree", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message == "rank 0 on gpuA -> rank 1 on gpuB, channel 00, via NET/IB on the [send] side but NET/Socket "
@@ -33,7 +32,7 @@ TEST_CASE("edge-sides-disagree: the two sides name different networks") {
 TEST_CASE("edge-sides-disagree: GDR on the send side only") {
   auto m = one_edge("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
                     "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/0");
-  auto f = run_rule<EdgeSidesDisagree>(m);
+  auto f = run_rule("edge-sides-disagree", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "rank 0 on gpuA -> rank 1 on gpuB, channel 00, via NET/IB/GDRDMA on the [send] side but no "
                         "/GDRDMA on the [receive] side (1 connection)");
@@ -42,8 +41,8 @@ TEST_CASE("edge-sides-disagree: GDR on the send side only") {
 TEST_CASE("edge-sides-disagree: GDR on the receive side only is normal; PXN and NIC index may differ") {
   auto recv_only = one_edge("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0",
                             "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IB/0/GDRDMA");
-  CHECK(run_rule<EdgeSidesDisagree>(recv_only).empty());
+  CHECK(run_rule("edge-sides-disagree", recv_only).empty());
   auto pxn = one_edge("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IBext/0(3)/GDRDMA",
                       "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/IBext/2/GDRDMA");
-  CHECK(run_rule<EdgeSidesDisagree>(pxn).empty());
+  CHECK(run_rule("edge-sides-disagree", pxn).empty());
 }

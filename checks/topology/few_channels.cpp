@@ -9,6 +9,14 @@
 namespace nd {
 namespace {
 
+class FewChannels final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2010", "few-channels", Severity::Info, Needs::Log,
+                                  "a multi-node communicator uses fewer channels than its hosts have NICs"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 bool uses_ib(const JobModel& m) {
   if (m.using_network.empty()) return m.net_using.count("IB") > 0;  // 2.4/2.5 print no `Using network`
   for (const auto& [name, who] : m.using_network) {
@@ -71,5 +79,7 @@ void FewChannels::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_few_channels() { return std::make_unique<FewChannels>(); }
 
 }  // namespace nd

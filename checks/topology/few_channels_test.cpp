@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "checks/check_fixture.h"
-#include "checks/topology/topology_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -27,7 +26,7 @@ JobModel eight_nics(int channels) {
 }  // namespace
 
 TEST_CASE("few-channels: 2 ring channels for 8 NICs per host") {
-  auto f = run_rule<FewChannels>(eight_nics(2));
+  auto f = run_rule("few-channels", eight_nics(2));
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "2 ring channels for 8 IB NICs per host: NCCL sends each channel through one NIC, so at least "
@@ -36,6 +35,6 @@ TEST_CASE("few-channels: 2 ring channels for 8 NICs per host") {
 }
 
 TEST_CASE("few-channels: half as many channels as NICs or more is not flagged") {
-  CHECK(run_rule<FewChannels>(eight_nics(4)).empty());
-  CHECK(run_rule<FewChannels>(eight_nics(16)).empty());
+  CHECK(run_rule("few-channels", eight_nics(4)).empty());
+  CHECK(run_rule("few-channels", eight_nics(16)).empty());
 }

@@ -8,6 +8,17 @@
 #include "checks/topology/topology_util.h"
 
 namespace nd {
+namespace {
+
+class OversubscribedHost final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2007", "oversubscribed-host", Severity::Warning, Needs::Log,
+                                  "a host runs more NCCL processes than it has distinct GPUs in use"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // Counts NCCL processes per host (over all communicators) against the
 // distinct GPUs those processes use. One process may drive several GPUs
@@ -44,5 +55,7 @@ void OversubscribedHost::check(const CheckContext& ctx, FindingSink& out) const 
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_oversubscribed_host() { return std::make_unique<OversubscribedHost>(); }
 
 }  // namespace nd

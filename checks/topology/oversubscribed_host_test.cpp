@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/topology/topology_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -13,7 +12,7 @@ TEST_CASE("oversubscribed-host: three processes on two GPUs across communicators
       "node01:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 2 cudaDev 1 nvmlDev 1 - Init COMPLETE",
       "node01:102:102 [0] NCCL INFO comm 0x12 rank 0 nranks 1 cudaDev 0 nvmlDev 1 - Init COMPLETE",
   });
-  auto f = run_rule<OversubscribedHost>(m);
+  auto f = run_rule("oversubscribed-host", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "node01 runs 3 NCCL processes on 2 distinct GPUs");
@@ -27,5 +26,5 @@ TEST_CASE("oversubscribed-host: one process per GPU, or one process driving seve
       "node02:300:300 [0] NCCL INFO comm 0x30 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
       "node02:300:300 [1] NCCL INFO comm 0x31 rank 1 nranks 2 cudaDev 1 nvmlDev 1 - Init COMPLETE",
   });
-  CHECK(run_rule<OversubscribedHost>(m).empty());
+  CHECK(run_rule("oversubscribed-host", m).empty());
 }

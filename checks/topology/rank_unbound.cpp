@@ -5,6 +5,17 @@
 #include "checks/topology/topology_util.h"
 
 namespace nd {
+namespace {
+
+class RankUnbound final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2011", "rank-unbound", Severity::Warning, Needs::Log,
+                                  "the launcher reports a rank that is not bound to CPUs"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // `MCW rank N is not bound (or bound to all available processors)` (Open MPI
 // 3/4), `Rank N is not bound ...` (5.x), `cpu-bind=NONE|NULL` (Slurm).
@@ -30,5 +41,7 @@ void RankUnbound::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_rank_unbound() { return std::make_unique<RankUnbound>(); }
 
 }  // namespace nd

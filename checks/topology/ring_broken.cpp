@@ -10,6 +10,14 @@
 namespace nd {
 namespace {
 
+class RingBroken final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2001", "ring-broken", Severity::Error, Needs::Log,
+                                  "a ring's successor links do not form one cycle through all ranks"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 // GRAPH `Ring NN : prev -> me -> next`: every rank prints its own position.
 // Work and memory follow the lines present, not nranks (a corrupt Init line
 // can claim millions of ranks).
@@ -136,5 +144,7 @@ void RingBroken::check(const CheckContext& ctx, FindingSink& out) const {
     problems.emit(kInfo, ctx, comm, "ring", out);
   }
 }
+
+std::unique_ptr<Rule> make_ring_broken() { return std::make_unique<RingBroken>(); }
 
 }  // namespace nd

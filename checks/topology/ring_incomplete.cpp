@@ -6,6 +6,17 @@
 #include "checks/topology/topology_util.h"
 
 namespace nd {
+namespace {
+
+class RingIncomplete final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2002", "ring-incomplete", Severity::Info, Needs::Log,
+                                  "some ranks' ring lines are missing from the log, so a ring cannot be closed"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 namespace {
 
@@ -67,5 +78,7 @@ void RingIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
     problems.emit(kInfo, ctx, comm, "ring", out);
   }
 }
+
+std::unique_ptr<Rule> make_ring_incomplete() { return std::make_unique<RingIncomplete>(); }
 
 }  // namespace nd

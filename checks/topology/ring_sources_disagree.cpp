@@ -9,6 +9,17 @@
 #include "src/model/ring_graph.h"
 
 namespace nd {
+namespace {
+
+class RingSourcesDisagree final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2003", "ring-sources-disagree", Severity::Error, Needs::Log,
+                                  "GRAPH ring lines, the ring listing and connection lines name different ring neighbours"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // Cross-checks the ring sources the log has. GRAPH lines against the
 // listing: exact. Against connection lines: connIdx 0 mixes ring, tree and
@@ -94,5 +105,7 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
     problems.emit(kInfo, ctx, comm, "ring", out);
   }
 }
+
+std::unique_ptr<Rule> make_ring_sources_disagree() { return std::make_unique<RingSourcesDisagree>(); }
 
 }  // namespace nd

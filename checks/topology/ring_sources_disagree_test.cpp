@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/topology/topology_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -17,7 +16,7 @@ TEST_CASE("ring-sources-disagree: listing against GRAPH lines (NCCL 2.11)") {
       "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 3 cudaDev 1 busId 2a000 - Init COMPLETE",
       "gpuA:102:102 [2] NCCL INFO comm 0x12 rank 2 nranks 3 cudaDev 2 busId 3a000 - Init COMPLETE",
   });
-  auto f = run_rule<RingSourcesDisagree>(m);
+  auto f = run_rule("ring-sources-disagree", m);
   REQUIRE(f.size() == 3);
   CHECK(f[0].message == "ring 00: the ring listing puts rank 2 after rank 0, the GRAPH ring line of rank 0 says 1");
   REQUIRE(f[0].evidence.size() == 2);
@@ -35,7 +34,7 @@ TEST_CASE("ring-sources-disagree: a ring edge without its connection line (NCCL 
       "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 3 cudaDev 1 busId 2a000 - Init COMPLETE",
       "gpuA:102:102 [2] NCCL INFO comm 0x12 rank 2 nranks 3 cudaDev 2 busId 3a000 - Init COMPLETE",
   });
-  auto f = run_rule<RingSourcesDisagree>(m);
+  auto f = run_rule("ring-sources-disagree", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "ring 00: the ring passes from rank 0 to rank 1, but rank 0's connection lines on this "
                         "channel have no link to rank 1");
@@ -49,7 +48,7 @@ TEST_CASE("ring-sources-disagree: agreeing sources, and 2.22+ runtime connection
       "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 2 cudaDev 0 busId 18000 - Init COMPLETE",
       "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 2 cudaDev 1 busId 2a000 - Init COMPLETE",
   });
-  CHECK(run_rule<RingSourcesDisagree>(good).empty());
+  CHECK(run_rule("ring-sources-disagree", good).empty());
   // 2.27: only the tree ran; its edge 0 -> 2 is no ring edge, and the ring's absence is by design.
   auto runtime = model_from({
       "gpuA:100:100 [0] NCCL INFO NCCL version 2.27.7+cuda12.9",
@@ -58,5 +57,5 @@ TEST_CASE("ring-sources-disagree: agreeing sources, and 2.22+ runtime connection
       "gpuA:100:100 [0] NCCL INFO ncclCommInitRank comm 0x10 rank 0 nranks 3 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
       "gpuA:100:120 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[2] via P2P/CUMEM/read",
   });
-  CHECK(run_rule<RingSourcesDisagree>(runtime).empty());
+  CHECK(run_rule("ring-sources-disagree", runtime).empty());
 }

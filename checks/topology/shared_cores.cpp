@@ -6,6 +6,17 @@
 #include "checks/topology/topology_util.h"
 
 namespace nd {
+namespace {
+
+class SharedCores final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2012", "shared-cores", Severity::Warning, Needs::Log,
+                                  "ranks of one host are bound to the same CPUs, more ranks than CPUs"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // Ranks with the same CPU set on one host. Sharing a socket or NUMA node
 // (`--map-by socket`, `--bind-to socket`) is by design, so a group counts
@@ -50,5 +61,7 @@ void SharedCores::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_shared_cores() { return std::make_unique<SharedCores>(); }
 
 }  // namespace nd

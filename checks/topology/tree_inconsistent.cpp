@@ -8,6 +8,14 @@
 namespace nd {
 namespace {
 
+class TreeInconsistent final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2004", "tree-inconsistent", Severity::Error, Needs::Log,
+                                  "tree parent/child links disagree across ranks, or a tree has several roots or a cycle"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 std::string children_text(const TreeEntry& e) {
   std::vector<uint32_t> kids;
   for (int64_t d : e.down) {
@@ -108,5 +116,7 @@ void TreeInconsistent::check(const CheckContext& ctx, FindingSink& out) const {
     problems.emit(kInfo, ctx, comm, "tree", out);
   }
 }
+
+std::unique_ptr<Rule> make_tree_inconsistent() { return std::make_unique<TreeInconsistent>(); }
 
 }  // namespace nd

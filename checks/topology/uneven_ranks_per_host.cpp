@@ -7,6 +7,17 @@
 #include "checks/topology/topology_util.h"
 
 namespace nd {
+namespace {
+
+class UnevenRanksPerHost final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND2008", "uneven-ranks-per-host", Severity::Warning, Needs::Log,
+                                  "the hosts of a communicator hold different numbers of ranks"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 namespace {
 
@@ -77,5 +88,7 @@ void UnevenRanksPerHost::check(const CheckContext& ctx, FindingSink& out) const 
     out.add(std::move(f));
   }
 }
+
+std::unique_ptr<Rule> make_uneven_ranks_per_host() { return std::make_unique<UnevenRanksPerHost>(); }
 
 }  // namespace nd

@@ -9,6 +9,14 @@
 namespace nd {
 namespace {
 
+class InterNodeSocket final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3001", "inter-node-socket", Severity::Error, Needs::Log,
+                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
 // One reason the log gives for NCCL not using an RDMA network, with the
 // lines that say so. NCCL tries an external plugin, then IB, then Socket, and
 // prints each step's failure: at INFO in current versions, which is why the
@@ -220,5 +228,7 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
                           ctx.model.hosts.size());
   explaining.add(std::move(f));
 }
+
+std::unique_ptr<Rule> make_inter_node_socket() { return std::make_unique<InterNodeSocket>(); }
 
 }  // namespace nd

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/transport/transport_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -17,7 +16,7 @@ TEST_CASE("inter-node-socket names the host pair, ranks, channels and evidence")
       "gpu028:200:200 [0] NCCL INFO comm 0x3 rank 8 nranks 16 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE",
       "gpu028:207:207 [7] NCCL INFO comm 0x4 rank 15 nranks 16 cudaDev 7 nvmlDev 7 busId db000 commId 0xabc - Init COMPLETE",
   });
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].id == "ND3001");
   CHECK(f[0].slug == "inter-node-socket");
@@ -38,7 +37,7 @@ TEST_CASE("the NET/Socket bootstrap line alone is not a socket data path") {
       "gpuB:200:200 [0] NCCL INFO NET/Socket : Using [0]ib0:10.1.0.11<0>",
       "gpuA:100:100 [0] NCCL INFO Using network IB",
   });
-  CHECK(run_rule<InterNodeSocket>(m).empty());
+  CHECK(run_rule("inter-node-socket", m).empty());
 }
 
 TEST_CASE("without connection lines, 'Using network Socket' on several hosts is the evidence") {
@@ -46,7 +45,7 @@ TEST_CASE("without connection lines, 'Using network Socket' on several hosts is 
       "gpuA:100:100 [0] NCCL INFO Using network Socket",
       "gpuB:200:200 [0] NCCL INFO Using network Socket",
   });
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
         "NCCL chose network Socket on 2 hosts of a 2-host job ('Using network Socket'); the log has no inter-node "
@@ -65,7 +64,7 @@ TEST_CASE("many socket host pairs collapse into one finding") {
                     " nranks 10 cudaDev 0 nvmlDev 0 busId 18000 commId 0xabc - Init COMPLETE");
   }
   auto m = model_from_lines(lines);
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
         "10 host pairs across 10 hosts, ranks 0-9, channels 00, via NET/Socket (10 connections); e.g. node0 -> node1, "
@@ -84,7 +83,7 @@ TEST_CASE("a socket fallback cites its INFO-level cause: libibverbs missing (2.2
       "node-17:4100:4154 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
       "node-17:4100:4154 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0",
   });
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
         "rank 0 on node-17 <-> rank 1 on node-18, channel 00, via NET/Socket (2 connections); NCCL fell back to sockets "
@@ -104,7 +103,7 @@ TEST_CASE("socket fallback causes: no IB device (INFO), 2.28's IB init failure f
       "a100-05:4100:4100 [0] NCCL INFO Using network Socket",
       "a100-06:4200:4200 [0] NCCL INFO Using network Socket",
   });
-  auto f = run_rule<InterNodeSocket>(no_device);
+  auto f = run_rule("inter-node-socket", no_device);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
         "NCCL chose network Socket on 2 hosts of a 2-host job ('Using network Socket'); the log has no inter-node "
@@ -119,7 +118,7 @@ TEST_CASE("socket fallback causes: no IB device (INFO), 2.28's IB init failure f
       "node01:2771:2771 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 - Init COMPLETE",
       "node02:2800:2800 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 - Init COMPLETE",
   });
-  f = run_rule<InterNodeSocket>(old);
+  f = run_rule("inter-node-socket", old);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("because libibverbs could not be loaded on node01") != std::string::npos);
   CHECK(f[0].evidence.front().line == 2);
@@ -134,7 +133,7 @@ TEST_CASE("before 2.28 a failed plugin says so only in its own WARN, which is th
       "ip-172-31-3-153:35113:35467 [0] NCCL INFO Using network Socket",
       "ip-172-31-9-20:41002:41002 [0] NCCL INFO Using network Socket",
   });
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.ends_with("; NCCL fell back to sockets because the network plugin failed on ip-172-31-3-153 "
                                "('NET/OFI Failed to initialize sendrecv protocol')"));
@@ -149,7 +148,7 @@ TEST_CASE("a socket link of ranks whose lines name no host says host unknown") {
       "<hostname>:920:1151 [1] NCCL INFO Channel 00/0 : 3[1] -> 0[0] [send] via NET/Socket/0",
       "<hostname>:919:1150 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [receive] via NET/Socket/0",
   });
-  auto f = run_rule<InterNodeSocket>(m);
+  auto f = run_rule("inter-node-socket", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "ranks 0-3 (host unknown), channel 00, via NET/Socket (2 connections)");
   CHECK(f[0].hosts.empty());

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/transport/transport_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -13,7 +12,7 @@ TEST_CASE("intra-node-shm fires on SHM between GPUs of one host (NCCL 2.7 and 2.
       "dgx01:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 18000 - Init COMPLETE",
       "dgx01:101:101 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 busId 2a000 - Init COMPLETE",
   });
-  auto f = run_rule<IntraNodeShm>(m);
+  auto f = run_rule("intra-node-shm", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "ranks 0-1 on dgx01, channel 00, via SHM (2 connections)");
@@ -24,5 +23,5 @@ TEST_CASE("intra-node-shm stays silent on P2P") {
       "dgx01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
       "dgx01:100:100 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 18000 - Init COMPLETE",
   });
-  CHECK(run_rule<IntraNodeShm>(m).empty());
+  CHECK(run_rule("intra-node-shm", m).empty());
 }

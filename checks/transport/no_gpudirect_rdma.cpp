@@ -2,6 +2,17 @@
 #include "checks/transport/transport_rules.h"
 
 namespace nd {
+namespace {
+
+class NoGpudirectRdma final : public Rule {
+ public:
+  static constexpr RuleInfo kInfo{"ND3004", "no-gpudirect-rdma", Severity::Warning, Needs::Log,
+                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)"};
+  const RuleInfo& info() const override { return kInfo; }
+  void check(const CheckContext& ctx, FindingSink& out) const override;
+};
+
+}  // namespace
 
 // Either side's /GDRDMA counts: NCCL decides GDR per buffer, and a send side
 // without GDR read is normal where the receive side has GDR.
@@ -14,5 +25,7 @@ void NoGpudirectRdma::check(const CheckContext& ctx, FindingSink& out) const {
     return rdma ? "NET/" + e.transport.net_name : std::string();
   });
 }
+
+std::unique_ptr<Rule> make_no_gpudirect_rdma() { return std::make_unique<NoGpudirectRdma>(); }
 
 }  // namespace nd

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "checks/check_fixture.h"
-#include "checks/transport/transport_rules.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -20,7 +19,7 @@ JobModel two_hosts(std::string_view send, std::string_view receive) {
 TEST_CASE("no-gpudirect-rdma fires on IB without /GDRDMA on either side") {
   auto m = two_hosts("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/IB/0",
                      "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/IB/0");
-  auto f = run_rule<NoGpudirectRdma>(m);
+  auto f = run_rule("no-gpudirect-rdma", m);
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Warning);
   CHECK(f[0].message == "rank 0 on gpuA -> rank 1 on gpuB, channel 00, via NET/IB (1 connection)");
@@ -29,13 +28,13 @@ TEST_CASE("no-gpudirect-rdma fires on IB without /GDRDMA on either side") {
 TEST_CASE("no-gpudirect-rdma: GDR on one side, sockets and plugins") {
   auto gdr_recv = two_hosts("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/IB/0",
                             "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/IB/0/GDRDMA");
-  CHECK(run_rule<NoGpudirectRdma>(gdr_recv).empty());
+  CHECK(run_rule("no-gpudirect-rdma", gdr_recv).empty());
   auto socket = two_hosts("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/Socket/0",
                           "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/Socket/0");
-  CHECK(run_rule<NoGpudirectRdma>(socket).empty());
+  CHECK(run_rule("no-gpudirect-rdma", socket).empty());
   auto ofi = two_hosts("gpuA:100:100 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/AWS Libfabric/0",
                        "gpuB:200:200 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/AWS Libfabric/0");
-  auto f = run_rule<NoGpudirectRdma>(ofi);
+  auto f = run_rule("no-gpudirect-rdma", ofi);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "rank 0 on gpuA -> rank 1 on gpuB, channel 00, via NET/AWS Libfabric (1 connection)");
 }

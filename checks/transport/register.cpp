@@ -1,14 +1,14 @@
-#include "checks/registry.h"
 #include "checks/transport/transport_rules.h"
+#include "checks/registry.h"
 
 namespace nd {
 
 void register_transport_rules(Registry& r) {
-  r.add<InterNodeSocket>();
-  r.add<IntraNodeShm>();
-  r.add<IntraNodeNet>();
-  r.add<NoGpudirectRdma>();
-  r.add<UnknownNetwork>();
+  r.add(make_inter_node_socket());  // ND3001
+  r.add(make_intra_node_shm());  // ND3002
+  r.add(make_intra_node_net());  // ND3003
+  r.add(make_no_gpudirect_rdma());  // ND3004
+  r.add(make_inter_node_unknown_net());  // ND3005
 }
 
 }  // namespace nd

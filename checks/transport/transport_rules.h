@@ -1,48 +1,18 @@
 #pragma once
-// ND3xxx: which transport each link uses, judged from connection lines.
+// ND30xx: which transport each link uses, judged from connection lines.
+// Each rule is declared and defined in its own .cpp; its factory is listed
+// here, in ID order, for register.cpp.
+
+#include <memory>
 
 #include "checks/rule.h"
 
 namespace nd {
 
-class InterNodeSocket final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3001", "inter-node-socket", Severity::Error, Needs::Log,
-                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class IntraNodeShm final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3002", "intra-node-shm", Severity::Warning, Needs::Log,
-                                  "an intra-node link goes through host shared memory (SHM) instead of P2P", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class IntraNodeNet final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3003", "intra-node-net", Severity::Error, Needs::Log,
-                                  "an intra-node link goes through the network (NET) instead of P2P or SHM", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class NoGpudirectRdma final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3004", "no-gpudirect-rdma", Severity::Warning, Needs::Log,
-                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
-
-class UnknownNetwork final : public Rule {
- public:
-  static constexpr RuleInfo kInfo{"ND3005", "inter-node-unknown-net", Severity::Warning, Needs::Log,
-                                  "an inter-node link uses a network that is not a known RDMA network", Decided::AsSeen};
-  const RuleInfo& info() const override { return kInfo; }
-  void check(const CheckContext& ctx, FindingSink& out) const override;
-};
+std::unique_ptr<Rule> make_inter_node_socket();  // ND3001
+std::unique_ptr<Rule> make_intra_node_shm();  // ND3002
+std::unique_ptr<Rule> make_intra_node_net();  // ND3003
+std::unique_ptr<Rule> make_no_gpudirect_rdma();  // ND3004
+std::unique_ptr<Rule> make_inter_node_unknown_net();  // ND3005
 
 }  // namespace nd

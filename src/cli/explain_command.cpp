@@ -7,7 +7,6 @@
 
 #include "src/cli/rule_pages.h"
 #include "src/pipeline/pipeline.h"
-#include "src/pipeline/rule_catalogue.h"
 
 namespace nd {
 

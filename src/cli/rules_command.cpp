@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "src/pipeline/pipeline.h"
-#include "src/pipeline/rule_catalogue.h"
 
 namespace nd {
 
@@ -31,6 +30,8 @@ std::string render_rules_json(const Registry& registry, const RuleSelection& sel
     if (!selection.enabled(info.id)) continue;
     nlohmann::json aliases = nlohmann::json::array();
     for (auto a : registry.aliases_of(info.id)) aliases.push_back(a);
+    // Schema nccl-doctor.rules/1 knows "log" and "hardware": node and cluster
+    // rules both read probe records.
     rules.push_back({{"id", info.id},
                      {"slug", info.slug},
                      {"severity", severity_name(info.severity)},

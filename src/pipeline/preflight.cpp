@@ -1,12 +1,13 @@
 #include "src/pipeline/preflight.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "checks/cross/cluster_rule.h"
-#include "checks/hardware/hardware_rule.h"
+#include "checks/registry.h"
+#include "src/model/job_model.h"
 
 namespace nd {
 namespace {
@@ -26,13 +27,19 @@ PreflightStatus status_of(const std::vector<Finding>& findings) {
   return s;
 }
 
-void run_hardware(const PreflightNode& node, const Expectations& expect, std::vector<Finding>& out) {
+// Runs every rule that reads `needs`, in ID order.
+void run_rules(Needs needs, const CheckContext& ctx, std::vector<Finding>& out) {
   VectorSink sink;
-  for (const auto& r : hardware_rules()) r->check({node.snapshot, expect}, sink);
-  for (auto& f : sink.findings) {
-    f.hosts = {node.label};
-    out.push_back(std::move(f));
+  for (const auto& rule : all_rules().rules()) {
+    if (rule->info().needs == needs) rule->check(ctx, sink);
   }
+  std::move(sink.findings.begin(), sink.findings.end(), std::back_inserter(out));
+}
+
+std::vector<ProbedNode> probed(const std::vector<PreflightNode>& nodes) {
+  std::vector<ProbedNode> out;
+  for (const auto& n : nodes) out.push_back({n.label, &n.snapshot});
+  return out;
 }
 
 // Drain reasons end up in `scontrol show node` and sinfo: keep them short,
@@ -93,7 +100,12 @@ PreflightReport preflight_local(NodeSnapshot node, const Expectations& expect) {
   r.expect = expect;
   std::string label = node.host.host.empty() ? "localhost" : node.host.host;
   r.nodes.push_back({label, std::move(node), PreflightStatus::Ok});
-  run_hardware(r.nodes.back(), expect, r.findings);
+  // Preflight reads no log: the rules see an empty job model.
+  JobModel no_log;
+  CheckOptions options;
+  options.expect = expect;
+  std::vector<ProbedNode> nodes = probed(r.nodes);
+  run_rules(Needs::Node, {no_log, options, nodes}, r.findings);
   finish(r);
   return r;
 }
@@ -115,14 +127,13 @@ PreflightReport preflight_aggregate(RecordSet records, const Expectations& expec
     }
     r.nodes.push_back({label, std::move(rec.node), PreflightStatus::Ok});
   }
-  if (local_rules) {
-    for (const auto& n : r.nodes) run_hardware(n, expect, r.findings);
-  }
-  std::vector<ClusterNode> nodes;
-  for (const auto& n : r.nodes) nodes.push_back({n.label, &n.snapshot});
-  VectorSink sink;
-  for (const auto& rule : cluster_rules()) rule->check({nodes, records.problems, expect, r.source}, sink);
-  for (auto& f : sink.findings) r.findings.push_back(std::move(f));
+  JobModel no_log;
+  CheckOptions options;
+  options.expect = expect;
+  std::vector<ProbedNode> nodes = probed(r.nodes);
+  const CheckContext ctx{no_log, options, nodes, records.problems, r.source};
+  if (local_rules) run_rules(Needs::Node, ctx, r.findings);
+  run_rules(Needs::Cluster, ctx, r.findings);
   if (r.nodes.empty()) {
     r.unknown_reason = records.problems.empty()
                            ? fmt::format("no probe records in {} ({} lines)", r.source, records.lines)

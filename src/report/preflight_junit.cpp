@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
-#include "checks/cross/cluster_rule.h"
-#include "checks/hardware/hardware_rule.h"
+#include "checks/registry.h"
 #include "src/report/preflight_output.h"
 #include "src/util/text.h"
 
@@ -69,7 +68,8 @@ std::string render_preflight_junit(const PreflightReport& r) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nccl-doctor preflight\">\n";
   for (const auto& n : r.nodes) {
     std::vector<Case> cases;
-    for (const auto& rule : hardware_rules()) {
+    for (const auto& rule : all_rules().rules()) {
+      if (rule->info().needs != Needs::Node) continue;
       Case c{fmt::format("{} {}", rule->info().id, rule->info().slug), {}};
       for (const auto& f : r.findings) {
         // Notes (info) do not fail a test case.
@@ -81,7 +81,8 @@ std::string render_preflight_junit(const PreflightReport& r) {
   }
   if (r.aggregate) {
     std::vector<Case> cases;
-    for (const auto& rule : cluster_rules()) {
+    for (const auto& rule : all_rules().rules()) {
+      if (rule->info().needs != Needs::Cluster) continue;
       Case c{fmt::format("{} {}", rule->info().id, rule->info().slug), {}};
       for (const auto& f : r.findings) {
         if (f.id == rule->info().id && f.severity != Severity::Info) c.failures.push_back(&f);
