@@ -118,16 +118,16 @@ int run_graph(const GraphArgs& args) {
     return kExitNothing;
   }
   if (!args.render.empty()) {
-    std::string err = run_dot(render_graph_dot(model, view), args.render);
+    std::string err = run_dot(render_graph_dot(view), args.render);
     if (!err.empty()) {
       fmt::print(stderr, "nccl-doctor: error: {}\n", err);
       return kExitRender;
     }
     return 0;
   }
-  std::string out = args.format == "json" ? render_graph_json(model, view)
+  std::string out = args.format == "json" ? render_graph_json(view)
                     : args.format == "text" ? render_graph_text(model, req)
-                                            : render_graph_dot(model, view);
+                                            : render_graph_dot(view);
   return write_stdout(out) ? 0 : kExitInput;
 }
 

@@ -29,7 +29,8 @@ void add_summary_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] {
     JobModel model;
     std::vector<std::string> errors = read_model(args->inputs, model);
-    std::string out = args->format == "json" ? render_summary_json(model, errors) : render_summary_text(model, errors);
+    JobSummary summary = summarize(model);
+    std::string out = args->format == "json" ? render_summary_json(summary, errors) : render_summary_text(summary, errors);
     exit_code = !write_stdout(out) || !errors.empty() ? 2 : 0;
   });
 }

@@ -198,7 +198,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::vector<VectorSink> sinks(rules.size());
   run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
     if (i == rules.size()) {
-      report.summary = summarize(model, config.options);
+      report.summary = summarize(model);
     } else if (config.selection.enabled(rules[i]->info().id)) {
       rules[i]->check(ctx, sinks[i]);
     }

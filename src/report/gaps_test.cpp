@@ -31,7 +31,7 @@ JobModel runtime_connected() {
 
 TEST_CASE("GRAPH lines are missing only where an enabled rule needs them") {
   JobModel m = runtime_connected();
-  JobSummary s = summarize(m, CheckOptions{});
+  JobSummary s = summarize(m);
   auto all = find_gaps(m, s);
   REQUIRE(all.size() == 2);
   CHECK(all[0].reason ==
@@ -62,20 +62,20 @@ TEST_CASE("a GRAPH ring line or a listing, or an older NCCL, closes the GRAPH ga
       "gpu01:2771:2771 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1",
       "gpu01:2771:2788 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
   });
-  CHECK(find_gaps(with_graph, summarize(with_graph, CheckOptions{})).size() == 1);  // binding only
+  CHECK(find_gaps(with_graph, summarize(with_graph)).size() == 1);  // binding only
   JobModel old = model_from({
       "gpu01:2771:2771 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
       "gpu01:2771:2771 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read",
       "gpu01:2771:2771 [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 101c0 "
       "commId 0x52e965372ad155ed - Init COMPLETE",
   });
-  CHECK(find_gaps(old, summarize(old, CheckOptions{})).size() == 1);
+  CHECK(find_gaps(old, summarize(old)).size() == 1);
 }
 
 TEST_CASE("the gaps that end the list say which lines are missing and what to rerun with") {
   JobModel warn_only = model_from({"gpu01:2771:2771 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4444> "
                                    "with status=12 opcode=0 len=0 vendor err 129 (Recv)"});
-  auto gaps = find_gaps(warn_only, summarize(warn_only, CheckOptions{}));
+  auto gaps = find_gaps(warn_only, summarize(warn_only));
   REQUIRE(gaps.size() == 1);
   CHECK(gaps[0].reason == "the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)");
   CHECK(gaps[0].rerun == "NCCL_DEBUG=INFO");
@@ -89,7 +89,7 @@ TEST_CASE("connections whose lines name no host say so, not that Init lines are 
       "[0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA",
       "[0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x1 - Init COMPLETE",
   });
-  JobSummary s = summarize(m, CheckOptions{});
+  JobSummary s = summarize(m);
   CHECK(s.host_unknown_processes == 1);
   CHECK(s.named_hosts == 0);
   auto gaps = find_gaps(m, s);

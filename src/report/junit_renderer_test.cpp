@@ -71,7 +71,9 @@ TEST_CASE("junit: a suite per communicator plus the job, a case per enabled rule
   r.add<SocketRule>();
   r.add<ShmRule>();
   CheckReport report;
-  report.summary.comms.push_back({"0xabc", 16, 2, 2, 2, 4, false});
+  CommSummary comm;
+  comm.key = "0xabc";
+  report.summary.comms.push_back(comm);
   Finding socket;
   socket.id = "ND3001";
   socket.slug = "inter-node-socket";
