@@ -210,8 +210,8 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
-  report.gaps = find_gaps(model, report.summary, log_rules(), config.selection);
-  report.verdict = decide(report.findings, report.gaps, config.fail_on);
+  report.gaps = find_gaps(model, report.summary);
+  judge(report, log_rules(), config.selection, config.fail_on);
   return report;
 }
 
@@ -251,7 +251,7 @@ int run_check(const CheckConfig& config) {
   switch (config.format) {
     case OutputFormat::Text: out = render_text(report, TextStyle{config.color}); break;
     case OutputFormat::Json: out = render_json(report); break;
-    case OutputFormat::Junit: out = render_junit(report, log_rules(), config.selection, config.fail_on); break;
+    case OutputFormat::Junit: out = render_junit(report); break;
   }
   if (config.tee) {
     // The verdict's exit status must not depend on who still reads stderr.

@@ -171,27 +171,33 @@ std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
   return gaps;
 }
 
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
-                           const RuleSelection& selection) {
-  std::vector<Gap> gaps = find_gaps(model, summary);
-  // A gap that leaves only disabled or absent rules undecided is no gap.
+namespace {
+
+// A gap that leaves only disabled or absent rules undecided is no gap.
+void keep_enabled(std::vector<Gap>& gaps, const Registry& registry, const RuleSelection& selection) {
   std::erase_if(gaps, [&](const Gap& g) {
     if (g.affects.empty()) return false;
     for (const auto& rule : registry.rules()) {
       std::string_view id = rule->info().id;
-      if (!selection.enabled(id)) continue;
-      for (const auto& prefix : g.affects) {
-        if (id.starts_with(prefix)) return false;
-      }
+      if (selection.enabled(id) && gap_affects(g, id)) return false;
     }
     return true;
   });
-  return gaps;
+}
+
+}  // namespace
+
+bool gap_affects(const Gap& gap, std::string_view rule_id) {
+  if (gap.affects.empty()) return gap.blocks_verdict;
+  for (const auto& prefix : gap.affects) {
+    if (rule_id.starts_with(prefix)) return true;
+  }
+  return false;
 }
 
 namespace {
 
-bool fails(Severity s, FailOn fail_on) {
+bool reaches(Severity s, FailOn fail_on) {
   switch (fail_on) {
     case FailOn::Error: return s == Severity::Error;
     case FailOn::Warning: return s != Severity::Info;
@@ -203,16 +209,34 @@ bool fails(Severity s, FailOn fail_on) {
 
 }  // namespace
 
+bool CheckReport::fails(const Finding& f) const { return reaches(f.severity, fail_on); }
+
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on) {
   bool warnings = false;
   for (const auto& f : findings) {
-    if (fails(f.severity, fail_on)) return Verdict::Fail;
+    if (reaches(f.severity, fail_on)) return Verdict::Fail;
     warnings |= f.severity != Severity::Info;
   }
   for (const auto& g : gaps) {
     if (g.blocks_verdict) return Verdict::Inconclusive;
   }
   return warnings ? Verdict::Warn : Verdict::Pass;
+}
+
+void judge(CheckReport& report, const Registry& registry, const RuleSelection& selection, FailOn fail_on) {
+  keep_enabled(report.gaps, registry, selection);
+  report.rules.clear();
+  for (const auto& rule : registry.rules()) {
+    const RuleInfo& info = rule->info();
+    if (!selection.enabled(info.id)) continue;
+    RuleStatus status{std::string(info.id), std::string(info.slug), {}};
+    for (size_t g = 0; g < report.gaps.size(); ++g) {
+      if (gap_affects(report.gaps[g], info.id)) status.gaps.push_back(g);
+    }
+    report.rules.push_back(std::move(status));
+  }
+  report.fail_on = fail_on;
+  report.verdict = decide(report.findings, report.gaps, fail_on);
 }
 
 int exit_code(const CheckReport& report, FailOn fail_on) {

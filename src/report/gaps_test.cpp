@@ -43,15 +43,38 @@ TEST_CASE("GRAPH lines are missing only where an enabled rule needs them") {
   CHECK_FALSE(all[0].blocks_verdict);
   CHECK(all[1].reason == "CPU binding: the input has no launcher binding report");
 
+  auto judged = [&](const Registry& registry, const RuleSelection& selection) {
+    CheckReport r;
+    r.gaps = all;
+    judge(r, registry, selection, FailOn::Error);
+    return r;
+  };
   Registry without_topology;  // no ND2xxx rule: the gaps concern nobody
-  CHECK(find_gaps(m, s, without_topology, RuleSelection{}).empty());
+  CHECK(judged(without_topology, RuleSelection{}).gaps.empty());
+  CHECK(judged(without_topology, RuleSelection{}).verdict == Verdict::Pass);
 
   Registry with_topology;
   with_topology.add<RingRule>();
-  CHECK(find_gaps(m, s, with_topology, RuleSelection{}).size() == 1);
+  CheckReport r = judged(with_topology, RuleSelection{});
+  REQUIRE(r.gaps.size() == 1);
+  CHECK(r.gaps[0].affects == std::vector<std::string>{"ND2"});
+  REQUIRE(r.rules.size() == 1);
+  CHECK(r.rules[0].id == "ND2001");
+  CHECK(r.rules[0].gaps == std::vector<size_t>{0});
   RuleSelection no_topology;
   no_topology.disable("ND2001");
-  CHECK(find_gaps(m, s, with_topology, no_topology).empty());
+  CHECK(judged(with_topology, no_topology).gaps.empty());
+  CHECK(judged(with_topology, no_topology).rules.empty());
+}
+
+TEST_CASE("a gap names the rules it leaves undecided; one without names only when it blocks the verdict") {
+  Gap graph{"no GRAPH lines", "NCCL_DEBUG_SUBSYS=GRAPH", {"ND2"}, false};
+  CHECK(gap_affects(graph, "ND2001"));
+  CHECK_FALSE(gap_affects(graph, "ND3001"));
+  Gap blocking{"no connection lines", "NCCL_DEBUG=INFO"};
+  CHECK(gap_affects(blocking, "ND3001"));
+  Gap note{"something", "x", {}, false};
+  CHECK_FALSE(gap_affects(note, "ND3001"));
 }
 
 TEST_CASE("a GRAPH ring line or a listing, or an older NCCL, closes the GRAPH gap") {
