@@ -1,11 +1,11 @@
 #include "src/cli/check_command.h"
 
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <unistd.h>
 
 #include "checks/registry.h"
+#include "src/cli/enum_option.h"
 #include "src/cli/rules_command.h"
 #include "src/util/duration.h"
 #include "src/pipeline/pipeline.h"
@@ -13,11 +13,13 @@
 namespace nd {
 namespace {
 
+enum class ColorMode : uint8_t { Auto, Always, Never };
+
 struct CheckArgs {
   std::vector<std::string> inputs;
-  std::string format = "text";
-  std::string fail_on = "error";
-  std::string color = "auto";
+  OutputFormat format = OutputFormat::Text;
+  FailOn fail_on = FailOn::Error;
+  ColorMode color = ColorMode::Auto;
   std::vector<std::string> allow_net;
   size_t max_evidence = 3;
   bool timings = false;
@@ -28,9 +30,9 @@ struct CheckArgs {
   std::string hang_after;
 };
 
-bool use_color(const std::string& mode, int fd) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
+bool use_color(ColorMode mode, int fd) {
+  if (mode == ColorMode::Always) return true;
+  if (mode == ColorMode::Never) return false;
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
   return ::isatty(fd) == 1;
@@ -44,18 +46,19 @@ void add_check_command(CLI::App& app, int& exit_code) {
   // Required unless --list-rules; checked in the callback.
   cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
       ->type_name("FILE|-");
-  cmd->add_option("-f,--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "junit"}))
-      ->capture_default_str();
-  cmd->add_option("--fail-on", args->fail_on, "Exit 1 when a finding is at or above this level")
-      ->check(CLI::IsMember({"error", "warning", "info", "inconclusive"}))
-      ->capture_default_str();
+  add_enum_option<OutputFormat>(
+      cmd, "-f,--format", args->format,
+      {{"text", OutputFormat::Text}, {"json", OutputFormat::Json}, {"junit", OutputFormat::Junit}}, "Output format");
+  add_enum_option<FailOn>(cmd, "--fail-on", args->fail_on,
+                          {{"error", FailOn::Error}, {"warning", FailOn::Warning}, {"info", FailOn::Info},
+                           {"inconclusive", FailOn::Inconclusive}},
+                          "Exit 1 when a finding is at or above this level");
   cmd->add_option("--allow-net", args->allow_net, "Also count this network plugin name as RDMA (repeatable)")
       ->delimiter(',')
       ->type_name("NAME");
-  cmd->add_option("--color", args->color, "Colour the text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
+  add_enum_option<ColorMode>(cmd, "--color", args->color,
+                             {{"auto", ColorMode::Auto}, {"always", ColorMode::Always}, {"never", ColorMode::Never}},
+                             "Colour the text output");
   cmd->add_option("--max-evidence", args->max_evidence, "Evidence lines cited per finding")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
@@ -82,16 +85,13 @@ void add_check_command(CLI::App& app, int& exit_code) {
         return parse_duration(v) ? std::string() : "not a duration: " + v + " (use e.g. 90s, 5m, 1h30m)";
       });
   cmd->callback([args, &exit_code] {
-    static const std::map<std::string, FailOn> kFailOn = {
-        {"error", FailOn::Error}, {"warning", FailOn::Warning}, {"info", FailOn::Info},
-        {"inconclusive", FailOn::Inconclusive}};
     CheckConfig config;
     if (auto err = select_rules(log_rules(), args->enable, args->disable, config.selection)) {
       throw CLI::ValidationError(*err);
     }
     if (args->list_rules) {
-      std::string list = args->format == "json" ? render_rules_json(log_rules(), config.selection)
-                                                : render_rules_text(log_rules(), config.selection);
+      std::string list = args->format == OutputFormat::Json ? render_rules_json(log_rules(), config.selection)
+                                                            : render_rules_text(log_rules(), config.selection);
       exit_code = write_stdout(list) ? 0 : 2;
       return;
     }
@@ -99,12 +99,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
     if (args->inputs.empty() && args->tee) args->inputs.push_back("-");
     if (args->inputs.empty()) throw CLI::RequiredError("inputs");
     config.inputs = args->inputs;
-    config.format = args->format == "json"    ? OutputFormat::Json
-                    : args->format == "junit" ? OutputFormat::Junit
-                                              : OutputFormat::Text;
+    config.format = args->format;
     config.tee = args->tee;
     if (!args->hang_after.empty()) config.hang_after = parse_duration(args->hang_after);
-    config.fail_on = kFailOn.at(args->fail_on);
+    config.fail_on = args->fail_on;
     config.options.allowed_nets = args->allow_net;
     config.options.max_evidence = args->max_evidence;
     // With --tee the report goes to standard error, so that decides colour.

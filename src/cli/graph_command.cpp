@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "src/cli/enum_option.h"
 #include "src/pipeline/pipeline.h"
 #include "src/report/graph_renderer.h"
 #include "src/report/job_links.h"
@@ -19,13 +20,16 @@ extern char** environ;
 namespace nd {
 namespace {
 
+enum class GraphKind : uint8_t { Ring, Tree, All };
+enum class GraphFormat : uint8_t { Dot, Json, Text };
+
 struct GraphArgs {
   std::vector<std::string> inputs;
   std::string comm;
   std::string channel = "all";
-  std::string kind = "all";
-  std::string level = "rank";
-  std::string format = "dot";
+  GraphKind kind = GraphKind::All;
+  GraphLevel level = GraphLevel::Rank;
+  GraphFormat format = GraphFormat::Dot;
   std::string render;
   std::vector<std::string> allow_net;
 };
@@ -89,9 +93,9 @@ int run_graph(const GraphArgs& args) {
     }
     req.channel = static_cast<uint16_t>(ch);
   }
-  req.rings = args.kind != "tree";
-  req.trees = args.kind != "ring";
-  req.level = args.level == "host" ? GraphLevel::Host : GraphLevel::Rank;
+  req.rings = args.kind != GraphKind::Tree;
+  req.trees = args.kind != GraphKind::Ring;
+  req.level = args.level;
   req.options.allowed_nets = args.allow_net;
 
   JobModel model;
@@ -113,21 +117,24 @@ int run_graph(const GraphArgs& args) {
   GraphView view = build_graph(model, req);
   if (view.ring_channels.empty() && view.tree_channels.empty()) {
     fmt::print(stderr, "nccl-doctor: graph: communicator {} has no {} {}in the log\n", display(view.comm, 40),
-               args.kind == "all" ? "ring or tree" : args.kind,
+               args.kind == GraphKind::All ? "ring or tree" : args.kind == GraphKind::Ring ? "ring" : "tree",
                req.channel ? fmt::format("on channel {} ", *req.channel) : std::string());
     return kExitNothing;
   }
   if (!args.render.empty()) {
-    std::string err = run_dot(render_graph_dot(model, view), args.render);
+    std::string err = run_dot(render_graph_dot(view), args.render);
     if (!err.empty()) {
       fmt::print(stderr, "nccl-doctor: error: {}\n", err);
       return kExitRender;
     }
     return 0;
   }
-  std::string out = args.format == "json" ? render_graph_json(model, view)
-                    : args.format == "text" ? render_graph_text(model, req)
-                                            : render_graph_dot(model, view);
+  std::string out;
+  switch (args.format) {
+    case GraphFormat::Dot: out = render_graph_dot(view); break;
+    case GraphFormat::Json: out = render_graph_json(view); break;
+    case GraphFormat::Text: out = render_graph_text(model, req); break;
+  }
   return write_stdout(out) ? 0 : kExitInput;
 }
 
@@ -142,15 +149,14 @@ void add_graph_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--comm", args->comm, "Communicator: commId (or a unique prefix) or #k/n; default the largest")
       ->type_name("ID");
   cmd->add_option("--channel", args->channel, "Channel number, or all")->type_name("N|all")->capture_default_str();
-  cmd->add_option("--kind", args->kind, "Which graphs")
-      ->check(CLI::IsMember({"ring", "tree", "all"}))
-      ->capture_default_str();
-  cmd->add_option("--level", args->level, "One node per rank (clustered by host) or per host")
-      ->check(CLI::IsMember({"rank", "host"}))
-      ->capture_default_str();
-  cmd->add_option("-f,--format", args->format, "Output format")
-      ->check(CLI::IsMember({"dot", "json", "text"}))
-      ->capture_default_str();
+  add_enum_option<GraphKind>(cmd, "--kind", args->kind,
+                             {{"ring", GraphKind::Ring}, {"tree", GraphKind::Tree}, {"all", GraphKind::All}},
+                             "Which graphs");
+  add_enum_option<GraphLevel>(cmd, "--level", args->level, {{"rank", GraphLevel::Rank}, {"host", GraphLevel::Host}},
+                              "One node per rank (clustered by host) or per host");
+  add_enum_option<GraphFormat>(cmd, "-f,--format", args->format,
+                               {{"dot", GraphFormat::Dot}, {"json", GraphFormat::Json}, {"text", GraphFormat::Text}},
+                               "Output format");
   cmd->add_option("--render", args->render, "Run Graphviz dot and write this .svg or .png file")
       ->type_name("FILE");
   cmd->add_option("--allow-net", args->allow_net, "Also count this network plugin name as RDMA (repeatable)")

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "src/cli/enum_option.h"
 #include "src/pipeline/preflight.h"
 #include "src/report/preflight_output.h"
 #include "src/probe/probe_node.h"
@@ -19,6 +20,8 @@
 namespace nd {
 namespace {
 
+enum class PreflightFormat : uint8_t { Text, Json, Junit, Prometheus };
+
 struct PreflightArgs {
   std::string sysfs_root = "/sys";
   bool no_verbs = false;
@@ -26,7 +29,7 @@ struct PreflightArgs {
   std::string expect_file;
   std::string aggregate;
   bool no_local_rules = false;
-  std::string format = "text";
+  PreflightFormat format = PreflightFormat::Text;
   bool reason_only = false;
   std::string output;
 };
@@ -103,14 +106,13 @@ int run_preflight(const PreflightArgs& a) {
   std::string out;
   if (a.reason_only) {
     out = report.reason + "\n";
-  } else if (a.format == "json") {
-    out = render_preflight_json(report);
-  } else if (a.format == "junit") {
-    out = render_preflight_junit(report);
-  } else if (a.format == "prometheus") {
-    out = render_preflight_prometheus(report);
   } else {
-    out = render_preflight_text(report);
+    switch (a.format) {
+      case PreflightFormat::Text: out = render_preflight_text(report); break;
+      case PreflightFormat::Json: out = render_preflight_json(report); break;
+      case PreflightFormat::Junit: out = render_preflight_junit(report); break;
+      case PreflightFormat::Prometheus: out = render_preflight_prometheus(report); break;
+    }
   }
   if (!write_output(a.output, out)) {
     fmt::print(stderr, "nccl-doctor: error: cannot write {}\n", a.output.empty() ? "standard output" : a.output);
@@ -139,9 +141,12 @@ void add_preflight_command(CLI::App& app, int& exit_code) {
       ->type_name("DIR")
       ->capture_default_str();
   cmd->add_flag("--no-verbs", args->no_verbs, "Do not load libibverbs (offline analysis of a capture)");
-  cmd->add_option("-f,--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "junit", "prometheus"}))
-      ->capture_default_str();
+  add_enum_option<PreflightFormat>(cmd, "-f,--format", args->format,
+                                   {{"text", PreflightFormat::Text},
+                                    {"json", PreflightFormat::Json},
+                                    {"junit", PreflightFormat::Junit},
+                                    {"prometheus", PreflightFormat::Prometheus}},
+                                   "Output format");
   cmd->add_flag("--reason", args->reason_only,
                 "Print only the one-line reason (for scontrol update ... state=drain reason=...)");
   cmd->add_option("-o,--output", args->output, "Write the report here (atomically: safe for node_exporter)")

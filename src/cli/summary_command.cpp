@@ -2,15 +2,18 @@
 
 #include <memory>
 
+#include "src/cli/enum_option.h"
 #include "src/pipeline/pipeline.h"
 #include "src/report/summary_renderer.h"
 
 namespace nd {
 namespace {
 
+enum class SummaryFormat : uint8_t { Text, Json };
+
 struct SummaryArgs {
   std::vector<std::string> inputs;
-  std::string format = "text";
+  SummaryFormat format = SummaryFormat::Text;
 };
 
 }  // namespace
@@ -23,13 +26,14 @@ void add_summary_command(CLI::App& app, int& exit_code) {
   cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
       ->required()
       ->type_name("FILE|-");
-  cmd->add_option("-f,--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_enum_option<SummaryFormat>(cmd, "-f,--format", args->format,
+                                 {{"text", SummaryFormat::Text}, {"json", SummaryFormat::Json}}, "Output format");
   cmd->callback([args, &exit_code] {
     JobModel model;
     std::vector<std::string> errors = read_model(args->inputs, model);
-    std::string out = args->format == "json" ? render_summary_json(model, errors) : render_summary_text(model, errors);
+    JobSummary summary = summarize(model);
+    std::string out = args->format == SummaryFormat::Json ? render_summary_json(summary, errors)
+                                                          : render_summary_text(summary, errors);
     exit_code = !write_stdout(out) || !errors.empty() ? 2 : 0;
   });
 }

@@ -211,7 +211,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::vector<VectorSink> sinks(rules.size());
   run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
     if (i == rules.size()) {
-      report.summary = summarize(model, config.options);
+      report.summary = summarize(model);
     } else if (config.selection.enabled(rules[i]->info().id)) {
       rules[i]->check(ctx, sinks[i]);
     }
@@ -223,8 +223,8 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
-  report.gaps = find_gaps(model, report.summary, log_rules(), config.selection);
-  report.verdict = decide(report.findings, report.gaps, config.fail_on);
+  report.gaps = find_gaps(model, report.summary);
+  judge(report, log_rules(), config.selection, config.fail_on);
   return report;
 }
 
@@ -261,7 +261,7 @@ int run_check(const CheckConfig& config) {
   switch (config.format) {
     case OutputFormat::Text: out = render_text(report, TextStyle{config.color}); break;
     case OutputFormat::Json: out = render_json(report); break;
-    case OutputFormat::Junit: out = render_junit(report, log_rules(), config.selection, config.fail_on); break;
+    case OutputFormat::Junit: out = render_junit(report); break;
   }
   if (config.tee) {
     // The verdict's exit status must not depend on who still reads stderr.

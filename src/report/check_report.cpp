@@ -1,15 +1,14 @@
 #include "src/report/check_report.h"
 
 #include <algorithm>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "checks/config/nccl_releases.h"
 #include "checks/transport/edge_groups.h"
-#include "src/model/networks.h"
 #include "src/model/ring_graph.h"
 
 namespace nd {
@@ -22,136 +21,6 @@ const char* verdict_name(Verdict v) {
     case Verdict::Inconclusive: return "inconclusive";
   }
   return "unknown";
-}
-
-namespace {
-
-// Orders versions numerically: 2.4.8 < 2.18.3.
-bool version_less(const std::string& a, const std::string& b) {
-  auto parts = [](const std::string& v) {
-    std::vector<int> out;
-    size_t pos = 0;
-    while (pos <= v.size()) {
-      size_t dot = v.find('.', pos);
-      out.push_back(std::atoi(v.substr(pos, dot - pos).c_str()));
-      if (dot == std::string::npos) break;
-      pos = dot + 1;
-    }
-    return out;
-  };
-  return parts(a) < parts(b);
-}
-
-}  // namespace
-
-JobSummary summarize(const JobModel& model, const CheckOptions& options) {
-  (void)options;
-  JobSummary s;
-  s.files = model.files;
-  s.counters = model.counters;
-  s.communicators = model.comms.size();
-  uint32_t max_nodes = 0;
-  const Communicator* largest = nullptr;
-  for (const auto& c : model.comms) {
-    // The largest communicator, a made-up one only when the log names no other.
-    if (!largest || (largest->synthetic && !c.synthetic) ||
-        (largest->synthetic == c.synthetic && c.size() > largest->size())) {
-      largest = &c;
-    }
-    max_nodes = std::max(max_nodes, c.nnodes);
-    s.ranks = std::max<size_t>(s.ranks, c.size());
-    CommSummary cs;
-    cs.key = c.key;
-    cs.nranks = c.size();
-    cs.nnodes = c.nnodes;
-    cs.synthetic = c.synthetic;
-    std::set<uint32_t> hosts, channels;
-    for (const auto& r : c.ranks) {
-      if (r.host != kNoHost) hosts.insert(r.host);
-    }
-    for (const auto& e : c.edges) channels.insert(e.channel);
-    cs.hosts = hosts.size();
-    cs.channels = channels.size();
-    cs.edges = c.edges.size();
-    s.comms.push_back(cs);
-  }
-  s.hosts = max_nodes ? max_nodes : model.hosts.size();
-  s.named_hosts = model.hosts.size();
-  for (const auto& p : model.processes) s.host_unknown_processes += p.host == kNoHost;
-  for (const auto& [v, _] : model.versions) s.nccl_versions.push_back(v);
-  std::sort(s.nccl_versions.begin(), s.nccl_versions.end(), version_less);
-  for (const auto& [n, _] : model.using_network) s.networks.push_back(n);
-
-  std::set<std::string> intra, inter, families;
-  // A family is asked per edge, answered per (host, transport): millions of
-  // edges, a few thousand answers.
-  std::set<std::pair<uint32_t, uint16_t>> named;
-  size_t net_edges = 0, gdr_edges = 0;
-  for_each_edge(model, [&](const EdgeView& e) {
-    bool is_net = e.transport.family == TransportFamily::NET;
-    if (e.locality == Locality::Intra) {
-      if (e.transport.family != TransportFamily::Unknown && e.transport.family != TransportFamily::CollNet) {
-        intra.insert(family_name(e.transport.family));
-      }
-    } else if (is_net) {
-      inter.insert(e.transport.net_name);
-      // The side that printed the transport names the device in its own list.
-      bool sent = e.edge.send_transport != kNoTransport;
-      uint32_t host = e.comm.host_of(sent ? e.edge.sender : e.edge.receiver);
-      if (named.emplace(host, e.edge.transport()).second) {
-        families.insert(network_family(model, host, e.transport.net_name, e.transport.net_dev));
-      }
-    }
-    if (is_net && e.locality != Locality::Intra) {
-      ++net_edges;
-      gdr_edges += e.gdr ? 1 : 0;
-    }
-  });
-  if (model.max_nvls_channels > 0 || model.nvls_connected) intra.insert("NVLS");
-  s.intra.assign(intra.begin(), intra.end());
-  s.inter.assign(inter.begin(), inter.end());
-  if (!families.empty()) {
-    s.inter_from = "connections";
-  } else if (s.hosts >= 2) {
-    // 2.22+ connects at the first collective, so an excerpt often ends before
-    // any connection line: then NCCL's own choice names the network, and
-    // failing that, WARNs from IB at work.
-    for (const auto& c : chosen_networks(model)) families.insert(network_family(model, c.host, c.name));
-    if (!families.empty()) {
-      s.inter_from = "network";
-    } else {
-      for (const auto& c : ib_at_work(model)) families.insert(network_family(model, c.host, c.name));
-      if (!families.empty()) s.inter_from = "warnings";
-    }
-  }
-  s.inter_families.assign(families.begin(), families.end());
-  s.gdr = net_edges == 0 ? "na" : gdr_edges == net_edges ? "yes" : gdr_edges == 0 ? "no" : "mixed";
-
-  Coverage& cov = s.coverage;
-  std::set<uint32_t> hosts_seen, channels_seen;
-  for (const auto& c : model.comms) {
-    for (const auto& e : c.edges) {
-      channels_seen.insert(e.channel);
-      for (uint32_t r : {e.sender, e.receiver}) {
-        if (c.host_of(r) != kNoHost) hosts_seen.insert(c.host_of(r));
-      }
-    }
-  }
-  cov.hosts_seen = hosts_seen.size();
-  cov.hosts_announced = std::max(s.hosts, hosts_seen.size());
-  if (largest) {
-    std::vector<bool> seen(largest->size(), false);
-    for (const auto& e : largest->edges) {
-      for (uint32_t r : {e.sender, e.receiver}) {
-        if (r < seen.size()) seen[r] = true;
-      }
-    }
-    cov.ranks_seen = static_cast<size_t>(std::count(seen.begin(), seen.end(), true));
-    cov.ranks_announced = largest->size();
-  }
-  cov.channels.assign(channels_seen.begin(), channels_seen.end());
-  cov.bindings = !model.bindings.empty();
-  return s;
 }
 
 namespace {
@@ -291,7 +160,7 @@ constexpr GapRule kGapRules[] = {
 
 std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
   GapInput in{model, summary, model.counters,
-              summary.nccl_versions.empty() ? std::string() : summary.nccl_versions.back()};
+              summary.nccl_versions.empty() ? std::string() : summary.nccl_versions.back().name};
   std::vector<Gap> gaps;
   for (const auto& rule : kGapRules) {
     auto gap = rule.applies(in);
@@ -302,27 +171,33 @@ std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
   return gaps;
 }
 
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
-                           const RuleSelection& selection) {
-  std::vector<Gap> gaps = find_gaps(model, summary);
-  // A gap that leaves only disabled or absent rules undecided is no gap.
+namespace {
+
+// A gap that leaves only disabled or absent rules undecided is no gap.
+void keep_enabled(std::vector<Gap>& gaps, const Registry& registry, const RuleSelection& selection) {
   std::erase_if(gaps, [&](const Gap& g) {
     if (g.affects.empty()) return false;
     for (const auto& rule : registry.rules()) {
       std::string_view id = rule->info().id;
-      if (!selection.enabled(id)) continue;
-      for (const auto& prefix : g.affects) {
-        if (id.starts_with(prefix)) return false;
-      }
+      if (selection.enabled(id) && gap_affects(g, id)) return false;
     }
     return true;
   });
-  return gaps;
+}
+
+}  // namespace
+
+bool gap_affects(const Gap& gap, std::string_view rule_id) {
+  if (gap.affects.empty()) return gap.blocks_verdict;
+  for (const auto& prefix : gap.affects) {
+    if (rule_id.starts_with(prefix)) return true;
+  }
+  return false;
 }
 
 namespace {
 
-bool fails(Severity s, FailOn fail_on) {
+bool reaches(Severity s, FailOn fail_on) {
   switch (fail_on) {
     case FailOn::Error: return s == Severity::Error;
     case FailOn::Warning: return s != Severity::Info;
@@ -334,16 +209,34 @@ bool fails(Severity s, FailOn fail_on) {
 
 }  // namespace
 
+bool CheckReport::fails(const Finding& f) const { return reaches(f.severity, fail_on); }
+
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on) {
   bool warnings = false;
   for (const auto& f : findings) {
-    if (fails(f.severity, fail_on)) return Verdict::Fail;
+    if (reaches(f.severity, fail_on)) return Verdict::Fail;
     warnings |= f.severity != Severity::Info;
   }
   for (const auto& g : gaps) {
     if (g.blocks_verdict) return Verdict::Inconclusive;
   }
   return warnings ? Verdict::Warn : Verdict::Pass;
+}
+
+void judge(CheckReport& report, const Registry& registry, const RuleSelection& selection, FailOn fail_on) {
+  keep_enabled(report.gaps, registry, selection);
+  report.rules.clear();
+  for (const auto& rule : registry.rules()) {
+    const RuleInfo& info = rule->info();
+    if (!selection.enabled(info.id)) continue;
+    RuleStatus status{std::string(info.id), std::string(info.slug), {}};
+    for (size_t g = 0; g < report.gaps.size(); ++g) {
+      if (gap_affects(report.gaps[g], info.id)) status.gaps.push_back(g);
+    }
+    report.rules.push_back(std::move(status));
+  }
+  report.fail_on = fail_on;
+  report.verdict = decide(report.findings, report.gaps, fail_on);
 }
 
 int exit_code(const CheckReport& report, FailOn fail_on) {

@@ -1,15 +1,17 @@
 #pragma once
 // Everything `check` concludes, ready for a renderer: the job summary, the
-// findings, the gaps in the evidence and the verdict.
+// findings, the gaps in the evidence, each enabled rule and the verdict.
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checks/registry.h"
 #include "checks/rule.h"
-#include "src/model/job_model.h"
 #include "checks/finding.h"
+#include "src/model/job_model.h"
+#include "src/report/job_summary.h"
 
 namespace nd {
 
@@ -22,71 +24,41 @@ const char* verdict_name(Verdict v);  // "pass", "warn", "fail", "inconclusive"
 // on an inconclusive verdict.
 enum class FailOn : uint8_t { Info, Warning, Error, Inconclusive };
 
-struct CommSummary {
-  std::string key;
-  uint32_t nranks = 0;
-  uint32_t nnodes = 0;
-  size_t hosts = 0;
-  size_t channels = 0;
-  size_t edges = 0;
-  bool synthetic = false;
-};
-
-// How much of the job the connection lines show, against what the log
-// announces (nranks, nNodes): a PASS covers only what was seen.
-struct Coverage {
-  size_t hosts_seen = 0;       // hosts of ranks with a connection line
-  size_t hosts_announced = 0;  // from nNodes, else the hosts seen anywhere
-  size_t ranks_seen = 0;       // ranks with a connection line, in the largest communicator
-  size_t ranks_announced = 0;  // its nranks
-  std::vector<uint32_t> channels;  // channels with a connection line
-  bool bindings = false;       // a launcher reported CPU bindings
-};
-
-struct JobSummary {
-  size_t hosts = 0;
-  size_t named_hosts = 0;  // hosts the log names (`hosts` may come from nNodes)
-  // NCCL processes whose lines name no host (`host:pid:tid` missing or a
-  // stand-in such as `<hostname>`): their host is unknown.
-  size_t host_unknown_processes = 0;
-  size_t ranks = 0;
-  size_t communicators = 0;
-  std::vector<std::string> nccl_versions;
-  std::vector<std::string> intra;  // P2P, SHM, NET, NVLS
-  std::vector<std::string> inter;  // IB, Socket, IBext_v8, AWS Libfabric: names on inter-node links
-  // The same networks by family (IB, RoCE, EFA, Libfabric, Socket, else the
-  // name), and what says so: "connections" (inter-node connection lines),
-  // "network" (`Using network`, `Assigned NET plugin` of a multi-host job
-  // without such lines), "warnings" (IB WARNs only), "none".
-  std::vector<std::string> inter_families;
-  std::string inter_from = "none";
-  std::vector<std::string> networks;  // from `Using network`
-  std::string gdr = "na";           // yes, no, mixed, na
-  std::vector<CommSummary> comms;
-  Coverage coverage;
-  InputCounters counters;
-  std::vector<std::string> files;
+// One enabled rule as the report judged it, for views that list every rule
+// (JUnit): its findings are those of CheckReport::findings with its ID.
+struct RuleStatus {
+  std::string id;
+  std::string slug;
+  std::vector<size_t> gaps;  // indices into CheckReport::gaps that leave it undecided
 };
 
 struct CheckReport {
   JobSummary summary;
   std::vector<Finding> findings;  // sorted: errors first, then by ID
   std::vector<Gap> gaps;
+  std::vector<RuleStatus> rules;  // the enabled rules, in registry order
   std::vector<std::string> input_errors;  // files that could not be read
+  FailOn fail_on = FailOn::Error;
   Verdict verdict = Verdict::Inconclusive;
+
+  // The finding is at or above --fail-on.
+  bool fails(const Finding& f) const;
 };
 
-JobSummary summarize(const JobModel& model, const CheckOptions& options);
 // What the log lacks for a verdict, with the NCCL settings to rerun with.
-// Every gap, whichever rules it affects.
+// Every gap, whichever rules it affects (judge() keeps those of enabled rules).
 std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary);
-// The gaps that leave some enabled rule of `registry` undecided.
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, const Registry& registry,
-                           const RuleSelection& selection);
 // Keeps only the related IDs that fired and makes the links two-way, so that
 // a transport finding names the setting that caused it and vice versa.
 void link_related(std::vector<Finding>& findings);
 Verdict decide(const std::vector<Finding>& findings, const std::vector<Gap>& gaps, FailOn fail_on);
+// A gap leaves the rule undecided: the rule is one it names, or the gap
+// names none and leaves the whole verdict open.
+bool gap_affects(const Gap& gap, std::string_view rule_id);
+// Judges `report` from its findings and gaps (all of find_gaps()): keeps the
+// gaps of enabled rules, states each enabled rule, records --fail-on and
+// decides the verdict.
+void judge(CheckReport& report, const Registry& registry, const RuleSelection& selection, FailOn fail_on);
 // Exit status when nothing in the input came from NCCL: empty, binary or
 // compressed input, or the output of a job that died before NCCL spoke.
 inline constexpr int kExitNoNcclLines = 4;

@@ -4,9 +4,11 @@
 // terminal text; per rank with ranks clustered by host, or per host with
 // the links between two hosts aggregated into one edge per transport.
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "checks/rule.h"
@@ -30,6 +32,7 @@ struct GraphRequest {
 struct GraphNode {
   std::string id;               // "r0" or "h0"
   uint32_t host = kNoHost;
+  std::string host_name;        // "host unknown" for kNoHost
   int64_t rank = -1;            // rank level only
   int gpu = -1;                 // nvmlDev, else cudaDev (rank level)
   uint32_t ranks = 0;           // host level: ranks of the communicator on it
@@ -61,15 +64,31 @@ struct GraphView {
 };
 
 // Index of the communicator named `id` (commId, "#k/n" key, or a unique
-// prefix of the commId); the largest communicator when `id` is empty.
+// prefix of the commId); the primary communicator (job_summary.h) when `id`
+// is empty.
 std::optional<size_t> find_comm(const JobModel& model, const std::string& id);
 
 GraphView build_graph(const JobModel& model, const GraphRequest& request);
 
-std::string render_graph_dot(const JobModel& model, const GraphView& view);
-std::string render_graph_json(const JobModel& model, const GraphView& view);
-// One block per ring or tree channel, at most 80 columns for small jobs.
+std::string render_graph_dot(const GraphView& view);
+std::string render_graph_json(const GraphView& view);
+// One block per ring or tree channel, at most 80 columns for small jobs
+// (graph_text.cpp).
 std::string render_graph_text(const JobModel& model, const GraphRequest& request);
+
+// Looks up the merged connection edge of a ring or tree link.
+class EdgeIndex {
+ public:
+  explicit EdgeIndex(const Communicator& comm);
+  const Edge* find(uint16_t ch, uint32_t a, uint32_t b) const;
+
+ private:
+  std::map<std::tuple<uint16_t, uint32_t, uint32_t>, const Edge*> edges_;
+};
+
+// The transport of a ring or tree link whose connection line is not in the
+// log (not printed because the ring already made it, or runtime connection).
+inline constexpr const char* kNoLine = "no line";
 
 // Text from a log made safe inside a DOT quoted string.
 std::string dot_text(std::string_view text);

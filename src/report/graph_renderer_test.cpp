@@ -56,12 +56,12 @@ TEST_CASE("graph at rank level: transports, problems, clusters by host") {
   CHECK(v.edges[3].transport == "NET/Socket");
   CHECK(v.edges[3].has_problem);
   CHECK(v.edges[3].problem == Severity::Error);
-  std::string dot = render_graph_dot(m, v);
+  std::string dot = render_graph_dot(v);
   CHECK(dot.find("subgraph cluster_1 {") != std::string::npos);
   CHECK(dot.find("label=\"b\\\\N\"") != std::string::npos);
   CHECK(dot.find("3 -> 0[color=\"#d50000\", fontcolor=\"#d50000\", label=\"NET/Socket ch 0\\n! TCP sockets between hosts "
                  "(ND3001)\", penwidth=3") != std::string::npos);
-  auto j = nlohmann::json::parse(render_graph_json(m, v));
+  auto j = nlohmann::json::parse(render_graph_json(v));
   CHECK(j["schema"] == "nccl-doctor.graph/1");
   CHECK(j["nodes"][2]["host"] == "b\\N");
   CHECK(j["edges"][3]["problem"]["severity"] == "error");

@@ -24,13 +24,21 @@ json report_json(const CheckReport& r) {
   const JobSummary& s = r.summary;
   json comms = json::array();
   for (const auto& c : s.comms) {
+    // nnodes is null where NCCL did not print it: 0 would read as no node.
     comms.push_back({{"id", c.key},
                      {"nranks", c.nranks},
-                     {"nnodes", c.nnodes},
+                     {"nnodes", c.nnodes ? json(c.nnodes) : json()},
                      {"hosts", c.hosts},
                      {"channels", c.channels},
+                     {"connected_channels", c.connected_channels},
+                     {"ring_channels", c.ring_channels},
+                     {"tree_channels", c.tree_channels},
                      {"edges", c.edges},
                      {"synthetic", c.synthetic}});
+  }
+  json idle = json::array();
+  for (const auto& rail : s.rails) {
+    if (!rail.idle_nics.empty()) idle.push_back({{"host", rail.name}, {"nics", rail.idle_nics}});
   }
   json findings = json::array();
   for (const auto& f : r.findings) findings.push_back(finding_json(f));
@@ -45,11 +53,12 @@ json report_json(const CheckReport& r) {
        {{"hosts", s.hosts},
         {"ranks", s.ranks},
         {"communicators", s.communicators},
-        {"nccl_versions", s.nccl_versions},
+        {"nccl_versions", names(s.nccl_versions)},
         {"transports",
          {{"intra", s.intra}, {"inter", s.inter}, {"inter_families", s.inter_families}, {"inter_from", s.inter_from}}},
         {"gdr", s.gdr},
-        {"networks", s.networks},
+        {"networks", names(s.networks)},
+        {"idle_nics", idle},
         {"lines", s.counters.lines},
         {"nccl_lines", s.counters.nccl_lines},
         {"unrecognized_lines", s.counters.unknown_lines},

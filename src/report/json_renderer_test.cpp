@@ -10,7 +10,7 @@ TEST_CASE("JSON report has the documented shape") {
   r.summary.hosts = 2;
   r.summary.ranks = 4;
   r.summary.communicators = 1;
-  r.summary.nccl_versions = {"2.19.3"};
+  r.summary.nccl_versions = {Printed{"2.19.3"}};
   r.summary.intra = {"P2P"};
   r.summary.inter = {"IB"};
   r.summary.gdr = "no";
@@ -37,6 +37,7 @@ TEST_CASE("JSON report has the documented shape") {
   CHECK(j["summary"]["transports"]["inter_families"] == json::array());
   CHECK(j["summary"]["transports"]["inter_from"] == "none");
   CHECK(j["summary"]["gdr"] == "no");
+  CHECK(j["summary"]["idle_nics"] == json::array());
   CHECK_FALSE(j["summary"].contains("host_unknown_processes"));
   r.summary.host_unknown_processes = 3;
   CHECK(json::parse(render_json(r))["summary"]["host_unknown_processes"] == 3);
@@ -58,4 +59,37 @@ TEST_CASE("invalid UTF-8 from a log does not break the JSON") {
   std::string out;
   CHECK_NOTHROW(out = render_json(r));
   CHECK(json::parse(out)["findings"][0]["message"] == "host \xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+TEST_CASE("JSON report: a communicator's nNodes is null where NCCL did not print it") {
+  CheckReport r;
+  CommSummary c;
+  c.key = "0x5";
+  c.nranks = 16;
+  c.hosts = 2;
+  c.channels = 4;
+  c.connected_channels = 2;
+  c.ring_channels = 4;
+  c.tree_channels = 4;
+  c.edges = 64;
+  r.summary.comms = {c};
+  RailSummary rail;
+  rail.name = "gpu01";
+  rail.whole = true;
+  rail.idle_nics = {"mlx5_1"};
+  r.summary.rails = {rail};
+  json j = json::parse(render_json(r));
+  CHECK(j["communicators"][0] == json({{"id", "0x5"},
+                                       {"nranks", 16},
+                                       {"nnodes", nullptr},
+                                       {"hosts", 2},
+                                       {"channels", 4},
+                                       {"connected_channels", 2},
+                                       {"ring_channels", 4},
+                                       {"tree_channels", 4},
+                                       {"edges", 64},
+                                       {"synthetic", false}}));
+  CHECK(j["summary"]["idle_nics"] == json::array({{{"host", "gpu01"}, {"nics", {"mlx5_1"}}}}));
+  r.summary.comms[0].nnodes = 2;
+  CHECK(json::parse(render_json(r))["communicators"][0]["nnodes"] == 2);
 }

@@ -1,58 +1,34 @@
 #include <fmt/format.h>
 
 #include "checks/registry.h"
+#include "src/report/junit_writer.h"
 #include "src/report/preflight_output.h"
-#include "src/util/text.h"
 
 namespace nd {
 namespace {
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : valid_utf8(s)) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
+// One test case per rule: failed by the findings (notes excepted) it holds.
 struct Case {
   std::string name;
   std::vector<const Finding*> failures;
 };
 
-std::string suite(const std::string& name, const std::vector<Case>& cases) {
-  size_t failures = 0;
-  for (const auto& c : cases) failures += !c.failures.empty();
-  std::string out = fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n",
-                                xml_escape(name), cases.size(), failures);
+JunitSuite suite(const std::string& name, const std::vector<Case>& cases) {
+  JunitSuite out{name, {}};
   for (const auto& c : cases) {
-    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(name), xml_escape(c.name));
-    if (c.failures.empty()) {
-      out += "/>\n";
-      continue;
+    JunitCase jc{name, c.name};
+    if (!c.failures.empty()) {
+      jc.outcome = JunitCase::Outcome::Failure;
+      jc.message = c.failures[0]->message;
+      jc.type = severity_name(c.failures[0]->severity);
+      for (const Finding* f : c.failures) {
+        jc.text += fmt::format("{}: {}\n", severity_name(f->severity), f->message);
+        for (const auto& e : f->evidence) jc.text += fmt::format("  {}: {}\n", e.file, e.text);
+      }
     }
-    std::string body;
-    for (const Finding* f : c.failures) {
-      body += fmt::format("{}: {}\n", severity_name(f->severity), f->message);
-      for (const auto& e : f->evidence) body += fmt::format("  {}: {}\n", e.file, e.text);
-    }
-    out += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                       xml_escape(c.failures[0]->message), severity_name(c.failures[0]->severity), xml_escape(body));
+    out.cases.push_back(std::move(jc));
   }
-  return out + "  </testsuite>\n";
+  return out;
 }
 
 bool names(const Finding& f, const std::string& label) {
@@ -65,7 +41,7 @@ bool names(const Finding& f, const std::string& label) {
 }  // namespace
 
 std::string render_preflight_junit(const PreflightReport& r) {
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nccl-doctor preflight\">\n";
+  std::vector<JunitSuite> suites;
   for (const auto& n : r.nodes) {
     std::vector<Case> cases;
     for (const auto& rule : all_rules().rules()) {
@@ -77,7 +53,7 @@ std::string render_preflight_junit(const PreflightReport& r) {
       }
       cases.push_back(std::move(c));
     }
-    out += suite(n.label, cases);
+    suites.push_back(suite(n.label, cases));
   }
   if (r.aggregate) {
     std::vector<Case> cases;
@@ -89,9 +65,9 @@ std::string render_preflight_junit(const PreflightReport& r) {
       }
       cases.push_back(std::move(c));
     }
-    out += suite("cluster", cases);
+    suites.push_back(suite("cluster", cases));
   }
-  return out + "</testsuites>\n";
+  return write_junit("nccl-doctor preflight", suites);
 }
 
 }  // namespace nd

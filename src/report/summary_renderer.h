@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "src/model/job_model.h"
+#include "src/report/job_summary.h"
 
 namespace nd {
 
@@ -15,8 +15,8 @@ inline constexpr const char* kSummarySchema = "nccl-doctor.summary/1";
 // same row are folded into one line and the odd ones out are listed.
 inline constexpr size_t kMaxListedHosts = 16;
 
-std::string render_summary_text(const JobModel& model, const std::vector<std::string>& input_errors);
-std::string render_summary_json(const JobModel& model, const std::vector<std::string>& input_errors);
+std::string render_summary_text(const JobSummary& summary, const std::vector<std::string>& input_errors);
+std::string render_summary_json(const JobSummary& summary, const std::vector<std::string>& input_errors);
 
 // "0000:18:00.0" from NCCL's busId integer 0x18000.
 std::string bdf(uint64_t bus_id);

@@ -35,7 +35,7 @@ TEST_CASE("summary helpers: busId as BDF, folded host lists") {
 }
 
 TEST_CASE("summary text: matrix, NICs and rail map of a two-host job") {
-  std::string text = render_summary_text(two_hosts(), {});
+  std::string text = render_summary_text(summarize(two_hosts()), {});
   CHECK(text.find("Job: 2 ranks on 2 hosts, 1 communicator\n") == 0);
   CHECK(text.find("  gpuA                         1     0  0 18:00.0\n") != std::string::npos);
   CHECK(text.find("  IB       [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE\n           on gpuA, gpuB\n") != std::string::npos);
@@ -43,8 +43,22 @@ TEST_CASE("summary text: matrix, NICs and rail map of a two-host job") {
   CHECK(text.find("  gpuA, gpuB\n    GPU 0   -> mlx5_0     NET/IB/0\n    idle NICs: mlx5_1\n") != std::string::npos);
 }
 
+TEST_CASE("summary text: who printed each version, out of how many processes") {
+  JobSummary s;
+  s.processes = 16;
+  s.nccl_versions = {Printed{"2.18.3", 0, true}};
+  s.cuda_versions = {Printed{"12.2", 3, true}};
+  s.driver_versions = {DriverVersion{12040, Printed{"12.4", 16, false}}};
+  s.networks = {Printed{"IB", 1, false}};
+  std::string text = render_summary_text(s, {});
+  CHECK(text.find("NCCL: 2.18.3 (banner without host:pid)\n"
+                  "CUDA (NCCL build): 12.2 (3 of 16 processes, and a banner without host:pid)\n"
+                  "CUDA driver: 12.4 (16 of 16 processes)\n"
+                  "Network (Using network): IB (1 of 16 processes)\n") != std::string::npos);
+}
+
 TEST_CASE("summary json: schema, NIC link layers and rails") {
-  auto j = nlohmann::json::parse(render_summary_json(two_hosts(), {"cannot open 'x': No such file or directory"}));
+  auto j = nlohmann::json::parse(render_summary_json(summarize(two_hosts()), {"cannot open 'x': No such file or directory"}));
   CHECK(j["schema"] == "nccl-doctor.summary/1");
   CHECK(j["input_errors"].size() == 1);
   REQUIRE(j["hosts"].size() == 2);
@@ -56,7 +70,10 @@ TEST_CASE("summary json: schema, NIC link layers and rails") {
   REQUIRE(j["transport_matrix"].size() == 2);
   CHECK(j["transport_matrix"][0]["transports"][0]["transport"] == "NET/IB+GDR");
   CHECK(j["rails"][0]["uses"][0]["nic"] == "mlx5_0");
+  CHECK(j["rails"][0]["whole"] == true);
   CHECK(j["rails"][0]["idle_nics"][0] == "mlx5_1");
+  CHECK(j["processes"] == 2);
+  CHECK(j["communicators"][0]["connected_channels"] == 1);
 }
 
 TEST_CASE("summary of many hosts folds identical rows and shows the odd one out") {
@@ -73,7 +90,7 @@ TEST_CASE("summary of many hosts folds identical rows and shows the odd one out"
                                 100 + h, h, next, net));
   }
   auto m = model_from_lines(lines);
-  std::string text = render_summary_text(m, {});
+  std::string text = render_summary_text(summarize(m), {});
   CHECK(text.find("  20 hosts; hosts that use the same transports are folded\n") != std::string::npos);
   CHECK(text.find("  n00, n01, n02, ... (19 hosts)\n"
                   "      inside: -              to other hosts: NET/IB+GDR\n"

@@ -1,7 +1,13 @@
 #include "src/report/text_renderer.h"
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <map>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "src/report/job_links.h"
+#include "src/report/summary_renderer.h"
 #include "src/util/ranges.h"
 #include "src/util/text.h"
 
@@ -58,7 +64,37 @@ std::string hosts_text(const JobSummary& s) {
   return fmt::format("{} and lines whose host is unknown", plural(s.hosts, "host"));
 }
 
+// "idle NICs: mlx5_2, mlx5_3 on gpu001, gpu004", one line per set of NICs,
+// the most common first.
+std::string idle_nics_lines(const JobSummary& s) {
+  std::map<std::vector<std::string>, std::vector<std::string>> hosts_of;
+  for (const auto& r : s.rails) {
+    if (!r.idle_nics.empty()) hosts_of[r.idle_nics].push_back(r.name);
+  }
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups(hosts_of.begin(), hosts_of.end());
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  std::string out;
+  constexpr size_t kShown = 4;
+  size_t rest = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (i < kShown) {
+      out += fmt::format("{} on {}\n", idle_nics_text(groups[i].first), host_list(groups[i].second));
+    } else {
+      rest += groups[i].second.size();
+    }
+  }
+  if (rest > 0) out += fmt::format("idle NICs: other sets on {} (nccl-doctor summary lists them)\n", plural(rest, "host"));
+  return out;
+}
+
 }  // namespace
+
+std::string idle_nics_text(const std::vector<std::string>& nics) {
+  std::vector<std::string> shown;
+  for (const auto& n : nics) shown.push_back(display(n, 24));
+  return fmt::format("idle NICs: {}", fmt::join(shown, ", "));
+}
 
 std::string render_finding(const Finding& f, const TextStyle& style) {
   std::string out = fmt::format("{}: {} [{} {}]\n", paint(style, color_of(f.severity), severity_name(f.severity)),
@@ -80,13 +116,14 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   const JobSummary& s = report.summary;
   std::string out;
   out += fmt::format("job: {}, {}, {}; NCCL {}\n", hosts_text(s), plural(s.ranks, "rank"),
-                     plural(s.communicators, "communicator"), list_or(s.nccl_versions, "version unknown"));
+                     plural(s.communicators, "communicator"), list_or(names(s.nccl_versions), "version unknown"));
   out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
                      inter_node(s), s.gdr);
   out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
                      s.counters.nccl_lines, s.counters.unknown_lines);
   for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));
   if (!s.coverage.channels.empty()) out += fmt::format("coverage: {}\n", coverage_text(s.coverage));
+  out += idle_nics_lines(s);
   for (const auto& g : report.gaps) {
     if (!g.blocks_verdict) out += fmt::format("not checked: {}\n    rerun with: {}\n", g.reason, g.rerun);
   }

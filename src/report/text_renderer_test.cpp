@@ -11,7 +11,7 @@ CheckReport sample() {
   r.summary.hosts = 2;
   r.summary.ranks = 16;
   r.summary.communicators = 1;
-  r.summary.nccl_versions = {"2.18.3"};
+  r.summary.nccl_versions = {Printed{"2.18.3"}};
   r.summary.intra = {"P2P"};
   r.summary.inter = {"Socket"};
   r.summary.gdr = "no";
@@ -96,4 +96,26 @@ TEST_CASE("text report: hosts that the lines do not name") {
   CHECK(render_text(r, TextStyle{false}).starts_with("job: 2 hosts, names unknown, 16 ranks,"));
   r.summary.named_hosts = 1;
   CHECK(render_text(r, TextStyle{false}).starts_with("job: 2 hosts and lines whose host is unknown, 16 ranks,"));
+}
+
+TEST_CASE("text report: idle NICs, folded by the NICs that sit idle, most hosts first") {
+  CheckReport r = sample();
+  auto rail = [](const char* host, std::vector<std::string> idle) {
+    RailSummary s;
+    s.name = host;
+    s.whole = !idle.empty();
+    s.idle_nics = std::move(idle);
+    return s;
+  };
+  r.summary.rails = {rail("gpu001", {"mlx5_2", "mlx5_3"}), rail("gpu002", {"mlx5_1"}),
+                     rail("gpu003", {"mlx5_2", "mlx5_3"}), rail("gpu004", {})};
+  CHECK(render_text(r, TextStyle{false}).find("coverage: connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01\n"
+                                              "idle NICs: mlx5_2, mlx5_3 on gpu001, gpu003\n"
+                                              "idle NICs: mlx5_1 on gpu002\n"
+                                              "not checked:") != std::string::npos);
+  CHECK(idle_nics_text({"mlx5_0", "evil\x1b"}) == "idle NICs: mlx5_0, evil\\x1b");
+  for (const char* nic : {"mlx5_4", "mlx5_5", "mlx5_6"}) r.summary.rails.push_back(rail("gpu005", {nic}));
+  CHECK(render_text(r, TextStyle{false}).find("idle NICs: mlx5_5 on gpu005\n"
+                                              "idle NICs: other sets on 1 host (nccl-doctor summary lists them)\n") !=
+        std::string::npos);
 }
