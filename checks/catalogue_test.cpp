@@ -49,7 +49,7 @@ std::vector<Finding> run_log(const Rule& rule, const fs::path& path) {
   ::close(fd);
   REQUIRE(fed.error == 0);
   builder.finish();
-  CollectingSink sink;
+  FindingList sink;
   rule.check(CheckContext{model, CheckOptions{}}, sink);
   return sink.findings;
 }

@@ -13,12 +13,6 @@
 
 namespace nd {
 
-class CollectingSink final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
-
 // The registered rule `name`; fails the test when there is none.
 inline const Rule& registered_rule(std::string_view name) {
   const Rule* rule = all_rules().rule(name);
@@ -27,7 +21,7 @@ inline const Rule& registered_rule(std::string_view name) {
 }
 
 inline std::vector<Finding> run_rule(std::string_view name, const CheckContext& ctx) {
-  CollectingSink sink;
+  FindingList sink;
   registered_rule(name).check(ctx, sink);
   return sink.findings;
 }

@@ -70,6 +70,13 @@ class FindingSink {
   virtual void add(Finding finding) = 0;
 };
 
+// Keeps every finding, in the order the rules report them.
+class FindingList final : public FindingSink {
+ public:
+  void add(Finding f) override { findings.push_back(std::move(f)); }
+  std::vector<Finding> findings;
+};
+
 class Rule {
  public:
   virtual ~Rule() = default;

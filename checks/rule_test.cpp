@@ -44,7 +44,7 @@ TEST_CASE("a node rule runs once per node and names the node, by label and rank,
   JobModel no_log;
   CheckOptions options;
   options.expect.hcas = 8;
-  CollectingSink sink;
+  FindingList sink;
   NodeEcho().check(CheckContext{no_log, options, nodes}, sink);
   REQUIRE(sink.findings.size() == 4);
   CHECK(messages(sink.findings) ==
@@ -60,7 +60,7 @@ TEST_CASE("a node rule runs once per node and names the node, by label and rank,
 
 TEST_CASE("without probe records a node rule has nothing to judge") {
   JobModel no_log;
-  CollectingSink sink;
+  FindingList sink;
   NodeEcho().check(CheckContext{no_log, CheckOptions{}}, sink);
   CHECK(sink.findings.empty());
 }

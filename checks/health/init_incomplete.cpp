@@ -16,7 +16,8 @@ namespace {
 class InitIncomplete final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND1100", "init-incomplete", Severity::Error, Needs::Log,
-                                  "ranks began communicator init and never completed it, or are missing"};
+                                  "ranks began communicator init and never completed it, or are missing",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

@@ -19,7 +19,8 @@ namespace {
 class NcclWarning final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3120", "nccl-warning", Severity::Warning, Needs::Log,
-                                  "NCCL (or PyTorch on its behalf) reported a warning or an error"};
+                                  "NCCL (or PyTorch on its behalf) reported a warning or an error",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

@@ -12,7 +12,8 @@ namespace {
 class InterNodeSocket final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3001", "inter-node-socket", Severity::Error, Needs::Log,
-                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network"};
+                                  "an inter-node link uses TCP sockets (NET/Socket) instead of an RDMA network",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

@@ -7,7 +7,8 @@ namespace {
 class InterNodeUnknownNet final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3005", "inter-node-unknown-net", Severity::Warning, Needs::Log,
-                                  "an inter-node link uses a network that is not a known RDMA network"};
+                                  "an inter-node link uses a network that is not a known RDMA network",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

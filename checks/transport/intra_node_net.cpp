@@ -7,7 +7,8 @@ namespace {
 class IntraNodeNet final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3003", "intra-node-net", Severity::Error, Needs::Log,
-                                  "an intra-node link goes through the network (NET) instead of P2P or SHM"};
+                                  "an intra-node link goes through the network (NET) instead of P2P or SHM",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

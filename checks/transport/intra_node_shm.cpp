@@ -7,7 +7,8 @@ namespace {
 class IntraNodeShm final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3002", "intra-node-shm", Severity::Warning, Needs::Log,
-                                  "an intra-node link goes through host shared memory (SHM) instead of P2P"};
+                                  "an intra-node link goes through host shared memory (SHM) instead of P2P",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

@@ -7,7 +7,8 @@ namespace {
 class NoGpudirectRdma final : public Rule {
  public:
   static constexpr RuleInfo kInfo{"ND3004", "no-gpudirect-rdma", Severity::Warning, Needs::Log,
-                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)"};
+                                  "an inter-node RDMA link runs without GPUDirect RDMA (no /GDRDMA)",
+                                  Decided::AsSeen};
   const RuleInfo& info() const override { return kInfo; }
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };

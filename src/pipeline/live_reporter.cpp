@@ -7,15 +7,6 @@
 #include "src/report/text_renderer.h"
 
 namespace nd {
-namespace {
-
-class Collect final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
-
-}  // namespace
 
 LiveReporter::LiveReporter(ModelBuilder& builder, const Registry& rules, const RuleSelection& selection,
                            const CheckOptions& options, std::function<void(std::string_view)> emit,
@@ -52,8 +43,8 @@ void LiveReporter::judge() {
   auto start = Clock::now();
   judged_progress_ = progress();
   builder_.settle();
-  Collect found;
-  CheckContext ctx{builder_.model(), options_, /*input_open=*/true};
+  FindingList found;
+  CheckContext ctx{.model = builder_.model(), .options = options_, .input_open = true};
   for (const Rule* rule : rules_) rule->check(ctx, found);
   for (const Finding& f : found.findings) {
     // Notes wait for the report: live output is for what costs something.

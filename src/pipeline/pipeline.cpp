@@ -46,12 +46,6 @@ class Timer {
 
 constexpr size_t kMaxCheckThreads = 8;
 
-class VectorSink final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
-
 // The first bytes of an input, enough to know a compressed file.
 struct InputHead {
   char bytes[6] = {};
@@ -208,7 +202,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   // core, and the findings are joined in registry order, as one thread
   // would have made them.
   const auto& rules = log_rules().rules();
-  std::vector<VectorSink> sinks(rules.size());
+  std::vector<FindingList> sinks(rules.size());
   run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
     if (i == rules.size()) {
       report.summary = summarize(model);

@@ -12,12 +12,6 @@
 namespace nd {
 namespace {
 
-class VectorSink final : public FindingSink {
- public:
-  void add(Finding f) override { findings.push_back(std::move(f)); }
-  std::vector<Finding> findings;
-};
-
 PreflightStatus status_of(const std::vector<Finding>& findings) {
   PreflightStatus s = PreflightStatus::Ok;
   for (const auto& f : findings) {
@@ -29,7 +23,7 @@ PreflightStatus status_of(const std::vector<Finding>& findings) {
 
 // Runs every rule that reads `needs`, in ID order.
 void run_rules(Needs needs, const CheckContext& ctx, std::vector<Finding>& out) {
-  VectorSink sink;
+  FindingList sink;
   for (const auto& rule : all_rules().rules()) {
     if (rule->info().needs == needs) rule->check(ctx, sink);
   }

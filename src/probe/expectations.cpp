@@ -8,15 +8,10 @@
 
 #include "src/probe/node_snapshot.h"
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<uint64_t> parse_size(std::string_view v) {
   if (v == "unlimited" || v == "infinity") return kMemlockUnlimited;

@@ -6,18 +6,9 @@
 #include <fmt/format.h>
 
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 std::optional<int> parse_state_line(std::string_view s) {
   s = trim(s);
   size_t colon = s.find(':');

@@ -9,20 +9,14 @@
 #include <iterator>
 #include <system_error>
 
+#include "src/util/text.h"
+
 namespace nd {
 namespace {
 
 namespace fs = std::filesystem;
 
 constexpr std::string_view kErrnoSuffix = ".errno";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\0')) {
-    s.remove_suffix(1);
-  }
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
 
 }  // namespace
 

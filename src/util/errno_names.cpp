@@ -2,6 +2,8 @@
 
 #include <cerrno>
 
+#include "src/util/text.h"
+
 namespace nd {
 namespace {
 
@@ -17,14 +19,6 @@ constexpr ErrnoName kErrnoNames[] = {
     {ENOMEM, "ENOMEM"},         {ETIMEDOUT, "ETIMEDOUT"}, {ECONNREFUSED, "ECONNREFUSED"},
     {ECONNRESET, "ECONNRESET"}, {EHOSTUNREACH, "EHOSTUNREACH"}, {ENETUNREACH, "ENETUNREACH"},
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\0')) {
-    s.remove_suffix(1);
-  }
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #pragma once
-// Makes text from a log safe to print on a terminal: control bytes and
-// invalid UTF-8 become visible escapes, so a hostile log cannot drive the tty.
+// Text helpers. printable() makes text from a log safe to print on a
+// terminal: control bytes and invalid UTF-8 become visible escapes, so a
+// hostile log cannot drive the tty.
 
 #include <string>
 #include <string_view>
@@ -11,5 +12,11 @@ std::string printable(std::string_view s);
 
 // Replaces invalid UTF-8 sequences with U+FFFD; keeps everything else.
 std::string valid_utf8(std::string_view s);
+
+// `s` without blanks at either end: spaces, tabs, CR, LF and NUL (sysfs
+// values end in a newline, some in a NUL; files from Windows in CRLF).
+std::string_view trim(std::string_view s);
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace nd

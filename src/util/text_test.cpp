@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 using namespace nd;
+using namespace std::string_view_literals;
 
 TEST_CASE("printable escapes control bytes and broken UTF-8") {
   CHECK(printable("gpu01") == "gpu01");
@@ -28,4 +29,12 @@ TEST_CASE("valid_utf8 finds a stray byte anywhere in a long ASCII line") {
     CHECK(valid_utf8(bad) == line.substr(0, at) + "\xEF\xBF\xBD" + line.substr(at + 1));
   }
   CHECK(valid_utf8("h\xc3\xa9llo w\xc3\xb6rld, nothing to replace") == "h\xc3\xa9llo w\xc3\xb6rld, nothing to replace");
+}
+
+TEST_CASE("trim drops blanks at both ends, sysfs and CRLF ones included") {
+  CHECK(trim("  mlx5_0\n") == "mlx5_0");
+  CHECK(trim("4: ACTIVE\0"sv) == "4: ACTIVE");
+  CHECK(trim("\tkey = value\r") == "key = value");
+  CHECK(trim("a b") == "a b");
+  CHECK(trim(" \r\n\t") == "");
 }
