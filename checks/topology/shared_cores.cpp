@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "checks/topology/binding_util.h"
 #include "checks/topology/topology_rules.h"
 #include "checks/topology/topology_util.h"
 
