@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "src/cli/enum_option.h"
 #include "src/pipeline/pipeline.h"
 
 namespace nd {
@@ -43,15 +44,21 @@ std::string render_rules_json(const Registry& registry, const RuleSelection& sel
   return doc.dump(2) + "\n";
 }
 
+namespace {
+
+enum class RulesFormat : uint8_t { Text, Json };
+
+}  // namespace
+
 void add_rules_command(CLI::App& app, int& exit_code) {
-  auto format = std::make_shared<std::string>("text");
+  auto format = std::make_shared<RulesFormat>(RulesFormat::Text);
   CLI::App* cmd = app.add_subcommand("rules", "List the rules: ID, slug, default severity, summary");
-  cmd->add_option("-f,--format", *format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_enum_option<RulesFormat>(cmd, "-f,--format", *format, {{"text", RulesFormat::Text}, {"json", RulesFormat::Json}},
+                               "Output format");
   cmd->callback([format, &exit_code] {
     RuleSelection all;
-    std::string out = *format == "json" ? render_rules_json(all_rules(), all) : render_rules_text(all_rules(), all);
+    std::string out = *format == RulesFormat::Json ? render_rules_json(all_rules(), all)
+                                                   : render_rules_text(all_rules(), all);
     exit_code = write_stdout(out) ? 0 : 2;
   });
 }
