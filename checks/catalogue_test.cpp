@@ -14,7 +14,7 @@
 
 #include "checks/check_fixture.h"
 #include "checks/registry.h"
-#include "src/model/model_builder.h"
+#include "src/model/line_feeder.h"
 
 using namespace nd;
 namespace fs = std::filesystem;
@@ -27,9 +27,7 @@ JobModel model_of_file(const fs::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY);
   REQUIRE(fd >= 0);
   uint32_t file = builder.add_file(path.filename().string());
-  LineReader reader(fd);
-  Line line;
-  while (reader.next(line)) builder.add_line(file, line);
+  CHECK(feed_lines(fd, file, builder).error == 0);
   ::close(fd);
   builder.finish();
   return model;

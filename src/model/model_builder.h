@@ -19,7 +19,7 @@
 #include "parsers/binding.h"
 #include "parsers/envelope.h"
 #include "parsers/line_classifier.h"
-#include "parsers/line_reader.h"
+#include "parsers/line_splitter.h"
 #include "src/model/job_model.h"
 #include "src/util/id_set.h"
 #include "src/util/name_set.h"
