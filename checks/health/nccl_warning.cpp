@@ -7,7 +7,6 @@
 
 #include "checks/config/evidence.h"
 #include "checks/health/health_rules.h"
-#include "checks/health/warn_classes.h"
 #include "checks/transport/edge_groups.h"
 #include "src/model/networks.h"
 #include "src/util/numbers.h"
@@ -48,6 +47,15 @@ std::string mask_digits(std::string_view s) {
     in_number = digit;
   }
   return out;
+}
+
+Severity severity_of(WarnSeverity s) {
+  switch (s) {
+    case WarnSeverity::Info: return Severity::Info;
+    case WarnSeverity::Warning: return Severity::Warning;
+    case WarnSeverity::Error: return Severity::Error;
+  }
+  return Severity::Warning;
 }
 
 std::string counts(const Group& g) {
@@ -188,8 +196,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
   std::map<std::string, Group> groups;
   auto add = [&](std::string_view message, std::string_view location, const std::string& who, LineRef line,
-                 bool pytorch) {
-    WarnClass cls = classify_warn(message);
+                 bool pytorch, const WarnClass& cls) {
     std::string key = cls.group;
     if (cls.kind == WarnKind::Other) key += "/" + std::string(location) + "/" + mask_digits(message);
     auto [it, fresh] = groups.try_emplace(key);
@@ -207,14 +214,14 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
     if (!cls.peer.empty() && g.peers.size() < 16) g.peers.insert(cls.peer);
     if (g.lines.size() < ctx.options.max_evidence) g.lines.push_back(line);
   };
-  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false);
+  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false, w.cls);
   for (const auto& r : m.framework_errors) {
     if (r.kind != FrameworkKind::LastError) continue;
     // PyTorch's copy of the WARN text: named by host when a launcher said, else by rank.
     std::string who = r.host != kNoHost ? m.host_name(r.host)
                       : r.launcher_rank ? fmt::format("rank{}", *r.launcher_rank)
                                         : std::string("?");
-    add(r.text, "", who, r.line, true);
+    add(r.text, "", who, r.line, true, classify_warn(r.text));
   }
 
   // The first completion error that is not a flush is the cause of the flushes.
@@ -230,7 +237,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   std::sort(ordered.begin(), ordered.end(), [](const Group* a, const Group* b) { return a->first < b->first; });
   for (const Group* g : ordered) {
     Finding f = make_finding(kInfo, "");
-    f.severity = g->cls.severity;
+    f.severity = severity_of(g->cls.severity);
     std::vector<std::string> peers;
     std::set<std::string> hosts;
     std::vector<std::string> local_hosts;
@@ -261,7 +268,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
         break;
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
-        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning) {
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == WarnSeverity::Warning) {
           if (m.using_network.count("Socket")) {
             f.message += "; this job did fall back to network Socket ('Using network Socket')";
             f.related = {"ND3001"};

@@ -12,6 +12,7 @@
 #include "parsers/binding.h"
 #include "parsers/events.h"
 #include "parsers/transport.h"
+#include "parsers/warn_classes.h"
 #include "src/util/interner.h"
 
 namespace nd {
@@ -142,6 +143,7 @@ struct WarnRecord {
   std::string location;
   std::string message;
   LineRef line;
+  WarnClass cls;  // what the message says, read once
 };
 
 // A launcher's report of one rank's CPU binding.

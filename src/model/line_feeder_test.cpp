@@ -65,7 +65,9 @@ std::string describe(const JobModel& m) {
       << observations(m.net_using);
   for (const auto& [v, list] : m.driver_versions) out << "driver " << v << " " << list.size() << "\n";
   for (const auto& e : m.env) out << fmt::format("env {} {} {} {}\n", e.name, e.value, e.host, e.line.line);
-  for (const auto& w : m.warnings) out << fmt::format("warn {} {} {} {}\n", w.host, w.location, w.message, w.line.line);
+  for (const auto& w : m.warnings) {
+    out << fmt::format("warn {} {} {} {} {}\n", w.host, w.location, w.message, w.line.line, w.cls.group);
+  }
   out << "unknown " << refs(m.unknown_samples) << "\nmalformed " << refs(m.malformed_samples) << "\n";
   out << fmt::format("nvls {} {}\n", m.max_nvls_channels, m.nvls_connected);
   for (const auto& f : m.framework_errors) {

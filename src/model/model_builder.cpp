@@ -768,7 +768,10 @@ void ModelBuilder::handle(LineRef ref, Who who, std::string_view raw, const Nccl
           if (auto note = parse_net_note(e.message, true)) add_net_note(host, pid, *note, ref, raw);
           if (model_.warnings.size() < JobModel::kMaxWarnings) {
             remember_text(0, ref, raw);
-            model_.warnings.push_back({host, pid, h.dev, valid_utf8(e.location), valid_utf8(e.message), ref});
+            std::string message = valid_utf8(e.message);
+            WarnClass cls = classify_warn(message);
+            model_.warnings.push_back(
+                {host, pid, h.dev, valid_utf8(e.location), std::move(message), ref, std::move(cls)});
           } else {
             ++model_.warnings_dropped;
           }

@@ -106,6 +106,11 @@ TEST_CASE("counters: unknown, malformed, WARN and text of cited lines") {
   REQUIRE(m.warnings.size() == 1);
   CHECK(m.warnings[0].location == "misc/ibvwrap.cc:63");
   CHECK(m.warnings[0].message == "Failed to open libibverbs.so[.1]");
+  // Read once, as the model stores it: what the WARN means, and its net note.
+  CHECK(m.warnings[0].cls.group == "libibverbs");
+  CHECK(m.warnings[0].cls.severity == WarnSeverity::Warning);
+  REQUIRE(m.net_notes.size() == 1);
+  CHECK(m.net_notes[0].note == NetNote::VerbsMissing);
   REQUIRE(m.text_of(LineRef{0, 1}));
   CHECK(*m.text_of(LineRef{0, 1}) == "gpu01:100:100 [0] NCCL INFO Frobnicating the widget");
   CHECK(m.where(LineRef{0, 4}) == "job.log:4");
