@@ -14,34 +14,44 @@ using namespace nd;
 
 namespace {
 
+// The label of an event's type, as the files write it.
+const char* label(const Event& ev) {
+  return std::visit(
+      [](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, UnknownEvent>) return "unknown";
+        if constexpr (std::is_same_v<T, IgnoredEvent>) return "ignored";
+        if constexpr (std::is_same_v<T, MalformedEvent>) return "malformed";
+        if constexpr (std::is_same_v<T, ConnectionEvent>) return "connection";
+        if constexpr (std::is_same_v<T, CollNetEvent>) return "collnet";
+        if constexpr (std::is_same_v<T, RingListingEvent>) return "listing";
+        if constexpr (std::is_same_v<T, GraphRingEvent>) return "graphring";
+        if constexpr (std::is_same_v<T, TreesEvent>) return "trees";
+        if constexpr (std::is_same_v<T, InitEvent>) return "init";
+        if constexpr (std::is_same_v<T, CommShapeEvent>) return "commshape";
+        if constexpr (std::is_same_v<T, VersionEvent>) return "version";
+        if constexpr (std::is_same_v<T, UsingNetworkEvent>) return "usingnetwork";
+        if constexpr (std::is_same_v<T, NetUsingEvent>) return "netusing";
+        if constexpr (std::is_same_v<T, CudaDriverEvent>) return "cudadriver";
+        if constexpr (std::is_same_v<T, EnvEvent>) return "env";
+        if constexpr (std::is_same_v<T, WarnEvent>) return "warn";
+        if constexpr (std::is_same_v<T, AffinityEvent>) return "affinity";
+        if constexpr (std::is_same_v<T, GraphPatternEvent>) return "graphpattern";
+        if constexpr (std::is_same_v<T, NetNoteEvent>) return "netnote";
+        if constexpr (std::is_same_v<T, BootstrapEvent>) return "bootstrap";
+        if constexpr (std::is_same_v<T, NvlsChannelsEvent>) return "nvlschannels";
+        if constexpr (std::is_same_v<T, NvlsConnectedEvent>) return "nvlsconnected";
+      },
+      ev);
+}
+
 std::string kind_of(std::string_view line) {
   HeaderScan scan = scan_nccl_headers(line);
   if (scan.count == 0) {
     std::string_view rest;
     return is_raw_banner(line, rest) ? "banner" : "none";
   }
-  Event ev = classify(scan.headers[0]);
-  switch (ev.index()) {
-    case 0: return "unknown";
-    case 1: return "ignored";
-    case 2: return "malformed";
-    case 3: return "connection";
-    case 4: return "collnet";
-    case 5: return "listing";
-    case 6: return "graphring";
-    case 7: return "trees";
-    case 8: return "init";
-    case 9: return "commshape";
-    case 10: return "version";
-    case 11: return "usingnetwork";
-    case 12: return "netusing";
-    case 13: return "cudadriver";
-    case 14: return "env";
-    case 15: return "warn";
-    case 16: return "affinity";
-    case 17: return "graphpattern";
-  }
-  return "?";
+  return label(classify(scan.headers[0]));
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 
 #include "parsers/binding.h"
 #include "parsers/events.h"
+#include "parsers/framework_lines.h"
+#include "parsers/parsed_lines.h"
 #include "parsers/transport.h"
 #include "parsers/warn_classes.h"
 #include "src/util/interner.h"
@@ -195,19 +197,20 @@ struct ProcessRecord {
   uint32_t init_starts = 0;
   uint32_t init_completes = 0;
   int64_t own_rank = -1;  // from its own connection/ring/tree lines, -1 if none
-  bool init_phase = false;  // printed an init-phase line (network, listing, connection)
-  LineRef init_phase_line;  // the first of them
+  bool init_phase = false;  // printed an Init START or an init-phase line (network, listing, connection)
+  LineRef init_phase_line;  // the first init-phase line
 };
 
-// Framework lines around NCCL's own (PyTorch ProcessGroupNCCL and friends).
-enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError };
-
+// A framework line around NCCL's own (PyTorch ProcessGroupNCCL and friends).
 struct FrameworkRecord {
   FrameworkKind kind = FrameworkKind::NcclError;
   uint32_t host = kNoHost;              // pdsh host, when a launcher printed one
   std::optional<uint32_t> launcher_rank;  // [rankN]: / srun label / OMPI tag
   std::string text;                     // the payload, without launcher prefixes
   LineRef line;
+  std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout in PyTorch's shape
+  std::optional<NcclErrorReport> nccl_error;  // NcclError in PyTorch's shape
+  WarnClass cls;                              // LastError: the message read as a WARN
 };
 
 // A pause of a live input (`check --tee --hang-after`): no line for
@@ -250,15 +253,11 @@ struct NetNoteRecord {
   LineRef line;
 };
 
-struct InputCounters {
-  uint64_t lines = 0;
-  uint64_t nccl_lines = 0;
-  uint64_t info_lines = 0;
-  uint64_t warn_lines = 0;
+// The lines of every kind read (the parsers' counts) and what the model made
+// of them.
+struct InputCounters : LineCounts {
   uint64_t unknown_lines = 0;
   uint64_t malformed_lines = 0;
-  uint64_t spliced_lines = 0;
-  uint64_t truncated_lines = 0;
   uint64_t connection_lines = 0;
   uint64_t init_lines = 0;
   uint64_t ambiguous_assignments = 0;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "parsers/byte_marks.h"
+#include "parsers/line_parser.h"
 #include "src/util/parallel.h"
 
 namespace nd {
@@ -70,18 +71,18 @@ void parse_chunk(Slot& slot, size_t max_line) {
     Line line = make_line(base + start, nl - start, max_line, ++number);
     start = nl + 1;
     if (number == 1) {
-      if (ModelBuilder::needs_line_by_line(line.text)) {
+      if (needs_line_by_line(line.text)) {
         // Whether this line is the message of a `Last error:` before it is
         // only known in order: the merge reads the chunk line by line.
         slot.line_by_line = true;
         break;
       }
-      ModelBuilder::parse_line(line, out);
+      parse_line(line, out);
       continue;
     }
-    ModelBuilder::parse_marked_line(line, sole_marker(marks, base, from, nl), out);
+    parse_marked_line(line, sole_marker(marks, base, from, nl), out);
   }
-  slot.lines = slot.line_by_line ? split_lines(lines_of(slot), max_line, [](const Line&) {}) : out.lines;
+  slot.lines = slot.line_by_line ? split_lines(lines_of(slot), max_line, [](const Line&) {}) : out.counts.lines;
 }
 
 ssize_t read_retry(int fd, char* buf, size_t n) {

@@ -71,7 +71,8 @@ std::string describe(const JobModel& m) {
   out << "unknown " << refs(m.unknown_samples) << "\nmalformed " << refs(m.malformed_samples) << "\n";
   out << fmt::format("nvls {} {}\n", m.max_nvls_channels, m.nvls_connected);
   for (const auto& f : m.framework_errors) {
-    out << fmt::format("framework {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line);
+    out << fmt::format("framework {} {} {} {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line,
+                       f.watchdog ? f.watchdog->seq : 0, f.nccl_error ? f.nccl_error->error : "", f.cls.group);
   }
   std::map<uint64_t, std::string> texts(m.line_text.begin(), m.line_text.end());
   for (const auto& [k, t] : texts) out << "text " << k << " " << t << "\n";
