@@ -9,6 +9,10 @@
 namespace nd {
 namespace {
 
+// Connection records of a communicator are merged into edges once this many
+// pile up (or as many as it has edges, if more).
+constexpr size_t kMergeRecords = size_t{1} << 16;
+
 // The key of a text bucket: the first connection line per (host, transport,
 // peer) is kept for citing.
 uint64_t connection_bucket(uint32_t host, uint16_t transport, uint32_t peer) {
@@ -193,7 +197,7 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
           comm.records.push_back(v);
           // Bounded by distinct edges, not by lines, even when a log repeats itself.
-          if (comm.records.size() >= std::max<size_t>(1 << 16, comm.edges.size())) merge_records(comm);
+          if (comm.records.size() >= std::max(kMergeRecords, comm.edges.size())) merge_records(comm);
         } else if constexpr (std::is_same_v<T, ListingRecord>) {
           comm.listings.push_back(std::move(v));
         } else if constexpr (std::is_same_v<T, GraphRingRecord>) {

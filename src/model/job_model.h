@@ -298,10 +298,18 @@ struct JobModel {
   // Text of cited lines: the first line per (host, transport, peer), bounded.
   std::unordered_map<uint64_t, std::string> line_text;
 
-  static constexpr size_t kMaxWarnings = 10000;
-  static constexpr size_t kMaxTopologyRecords = 100000;
+  // Caps on what a hostile or endless log can pile up; past them, lines
+  // change nothing (WARNs and framework lines are still counted).
+  static constexpr size_t kMaxWarnings = 10000;            // each of warnings, framework_errors
+  static constexpr size_t kMaxTopologyRecords = 100000;    // each of bindings, affinities, graph_patterns
+  static constexpr size_t kMaxObservations = 100000;       // per version, network or driver
+  static constexpr size_t kMaxEnvSettings = 100000;
+  static constexpr size_t kMaxHostNets = 100000;
+  static constexpr size_t kMaxNetNotes = 100000;
+  static constexpr size_t kMaxIpHosts = 100000;
   static constexpr size_t kMaxSamples = 5;
   static constexpr size_t kMaxCachedLines = 200000;
+  static constexpr size_t kMaxCitedText = 4096;            // bytes of a cited line kept
 
   const std::string* text_of(LineRef ref) const;
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }

@@ -5,6 +5,13 @@
 #include "src/util/text.h"
 
 namespace nd {
+namespace {
+
+// A host's first processes are looked up without hashing (see process()).
+constexpr size_t kFewProcesses = 32;
+constexpr uint32_t kMaxIndexedHost = 1u << 24;
+
+}  // namespace
 
 uint32_t ModelBuilder::add_file(std::string display_name) {
   model_.files.push_back(std::move(display_name));
@@ -84,7 +91,7 @@ ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
   if (last_process_ && last_process_key_ == key) return *last_process_;
   last_process_key_ = key;
   std::vector<std::pair<uint64_t, Process*>>* few = nullptr;
-  if (host != kNoHost && host < (1u << 24)) {
+  if (host != kNoHost && host < kMaxIndexedHost) {
     if (host >= host_processes_.size()) host_processes_.resize(static_cast<size_t>(host) + 1);
     few = &host_processes_[host];
     for (const auto& [p, proc] : *few) {
@@ -93,7 +100,7 @@ ModelBuilder::Process& ModelBuilder::process(uint32_t host, uint64_t pid) {
   }
   auto [it, added] = process_index_.try_emplace(key, nullptr);
   if (added) it->second = &processes_[{host, pid}];
-  if (few && few->size() < 32) few->emplace_back(pid, it->second);
+  if (few && few->size() < kFewProcesses) few->emplace_back(pid, it->second);
   last_process_ = it->second;
   return *it->second;
 }
@@ -129,14 +136,14 @@ void ModelBuilder::on(const At& at, const MalformedEvent&) {
 void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
   if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
   if (bucket != 0 && !text_buckets_.insert(bucket)) return;
-  model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, 4096)));
+  model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, JobModel::kMaxCitedText)));
 }
 
 void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
                            uint32_t host, uint64_t pid, LineRef ref) {
   auto& list = where[std::string(key)];
   // One observation per process is enough; logs repeat these per communicator.
-  if (list.size() >= 100000 || !observed_.insert(SeenKey{&list, host, pid}).second) return;
+  if (list.size() >= JobModel::kMaxObservations || !observed_.insert(SeenKey{&list, host, pid}).second) return;
   list.push_back({host, pid, ref});
 }
 

@@ -7,6 +7,12 @@
 #include "src/util/text.h"
 
 namespace nd {
+namespace {
+
+// Bytes of a net note's name kept: a plugin's dlerror() can be long.
+constexpr size_t kMaxNoteName = 512;
+
+}  // namespace
 
 void ModelBuilder::on(const At& at, const UsingNetworkEvent& e) {
   remember_text(0, at.ref, at.raw);
@@ -37,7 +43,7 @@ void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {
 void ModelBuilder::on(const At&, const NvlsConnectedEvent&) { model_.nvls_connected = true; }
 
 void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
-  if (e.devices.empty() || host == kNoHost || model_.host_nets.size() >= 100000) return;
+  if (e.devices.empty() || host == kNoHost || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
   auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
   if (!inserted) return;
   HostNets nets{host, valid_utf8(e.net), {}, ref};
@@ -48,8 +54,8 @@ void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef 
 }
 
 void ModelBuilder::add_net_note(const At& at, const NetNoteEvent& e) {
-  if (model_.net_notes.size() >= 100000) return;
-  std::string name = valid_utf8(e.name.substr(0, 512));
+  if (model_.net_notes.size() >= JobModel::kMaxNetNotes) return;
+  std::string name = valid_utf8(e.name.substr(0, kMaxNoteName));
   std::string call = valid_utf8(e.call);
   if (!net_note_keys_.emplace(at.host, static_cast<int>(e.note), name, e.status, call).second) return;
   remember_text(0, at.ref, at.raw);
@@ -59,7 +65,7 @@ void ModelBuilder::add_net_note(const At& at, const NetNoteEvent& e) {
 // Every address a host's lines name as its own maps to that host.
 void ModelBuilder::learn_addresses(const std::vector<std::string_view>& addresses, uint32_t host) {
   for (std::string_view ip : addresses) {
-    if (model_.ip_hosts.size() < 100000) model_.ip_hosts.emplace(std::string(ip), host);
+    if (model_.ip_hosts.size() < JobModel::kMaxIpHosts) model_.ip_hosts.emplace(std::string(ip), host);
   }
 }
 

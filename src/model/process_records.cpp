@@ -27,13 +27,13 @@ void ModelBuilder::add_banner(LineRef ref, const ParsedLines::Item& item) {
 void ModelBuilder::on(const At& at, const CudaDriverEvent& e) {
   if (!model_.driver_versions.count(e.version)) remember_text(0, at.ref, at.raw);
   auto& list = model_.driver_versions[e.version];
-  if (list.size() < 100000 && observed_.insert(SeenKey{&list, at.host, at.pid}).second) {
+  if (list.size() < JobModel::kMaxObservations && observed_.insert(SeenKey{&list, at.host, at.pid}).second) {
     list.push_back({at.host, at.pid, at.ref});
   }
 }
 
 void ModelBuilder::on(const At& at, const EnvEvent& e) {
-  if (model_.env.size() >= 100000) return;
+  if (model_.env.size() >= JobModel::kMaxEnvSettings) return;
   if (!env_seen_.insert(fmt::format("{}\n{}\n{}", at.host, e.name, e.value)).second) return;
   remember_text(0, at.ref, at.raw);
   model_.env.push_back({std::string(e.name), valid_utf8(e.value), at.host, at.ref});
