@@ -149,10 +149,28 @@ struct NetUsingEvent {
   std::string_view net;   // "IB", "Socket"
   std::string_view list;  // everything after "Using"
   std::vector<NetDeviceEntry> devices;  // parsed from `list`, OOB excluded
+  uint32_t device_count = 0;  // devices listed, a merged NIC once
+  std::vector<std::string_view> addresses;  // the host's IPv4 addresses, OOB included
 };
 
+// Any `Bootstrap...` INFO line; `Bootstrap : Using ib0:10.1.0.10<0>` (2.4-2.23)
+// and `Bootstrap: Using ib0:10.1.0.10<0>` (2.24+) name the host's address.
+struct BootstrapEvent {
+  std::vector<std::string_view> addresses;
+};
+
+// `%d coll channels, [%d collnet channels, ]%d nvls channels, %d p2p
+// channels, ...` (2.17+): 0 when NVLS is not used.
+struct NvlsChannelsEvent {
+  uint32_t channels = 0;
+};
+
+// `Connected NVLS tree` (2.18+) and any other `Connected NVLS...` line.
+struct NvlsConnectedEvent {};
+
 // What a line says about the networks NCCL could or could not set up, at
-// whatever level NCCL printed it (format notes §5 "Plugin lines", §7.1, §7.2).
+// whatever level NCCL printed it: the NET plugin lines, libibverbs, and the
+// IB completion and verbs-call WARNs.
 enum class NetNote : uint8_t {
   PluginNotFound,     // no external NET plugin: `NET/Plugin : No plugin found (%s)...` (2.4-2.21),
                       // `NET/Plugin: Could not find: %s...` (2.22+), `NET/Plugin: Using internal network plugin.`

@@ -1,5 +1,6 @@
 #include "parsers/line_classifier.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
@@ -66,6 +67,21 @@ bool ignored_message(std::string_view msg) {
   }
   if (msg.starts_with(" ") || msg.starts_with("+ ") || msg.starts_with("=")) return true;
   return false;
+}
+
+// A message that is none of the shapes above may still tell the model
+// something by a word or two.
+Event ignored_or_noted(std::string_view msg) {
+  if (msg.starts_with("Bootstrap")) return BootstrapEvent{socket_addresses(msg)};
+  if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
+    size_t start = msg.rfind(' ', pos - 1);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    uint32_t n = 0;
+    for (size_t i = start; i < pos && is_digit(msg[i]); ++i) n = std::min<uint32_t>(n * 10 + (msg[i] - '0'), 1u << 20);
+    return NvlsChannelsEvent{n};
+  }
+  if (msg.starts_with("Connected NVLS")) return NvlsConnectedEvent{};
+  return IgnoredEvent{};
 }
 
 Event parse_connection(std::string_view msg) {
@@ -412,7 +428,7 @@ Event classify_message(std::string_view msg) {
       if (!msg.starts_with("NET/")) break;
       if (auto n = parse_net_note(msg, false)) return *n;
       if (full(msg, PatternKind::NetUsing, &a, &b)) {
-        return NetUsingEvent{sv(a), sv(b), parse_net_devices(sv(b))};
+        return NetUsingEvent{sv(a), sv(b), parse_net_devices(sv(b)), count_net_devices(sv(b)), socket_addresses(sv(b))};
       }
       break;
     }
@@ -460,21 +476,23 @@ Event classify_message(std::string_view msg) {
   if (msg.find("- Init START") != std::string_view::npos || msg.find("- Init COMPLETE") != std::string_view::npos) {
     return parse_init(msg);
   }
-  if (ignored_message(msg)) return IgnoredEvent{};
+  if (ignored_message(msg)) return ignored_or_noted(msg);
   return UnknownEvent{};
 }
 
 Event classify(const NcclHeader& header) {
   switch (header.level) {
     case Level::Warn:
-      return WarnEvent{header.location, header.payload};
+      // WARNs rarely come in floods that matter, so each gets a look.
+      return WarnEvent{header.location, header.payload, parse_net_note(header.payload, true)};
     case Level::Info:
     case Level::Abort:
     case Level::Version:
       return classify_message(header.payload);
     case Level::Trace:
     case Level::Call:
-      return IgnoredEvent{};
+      if (is_per_operation(header.payload)) return IgnoredEvent{};
+      return ignored_or_noted(header.payload);
   }
   return UnknownEvent{};
 }

@@ -2,6 +2,7 @@
 // Turns the message of one NCCL line into a typed event. Dispatches on the
 // first word before any regular expression runs.
 
+#include <optional>
 #include <string_view>
 #include <variant>
 
@@ -17,13 +18,15 @@ struct MalformedEvent {    // a known shape with impossible numbers
 struct WarnEvent {
   std::string_view location;
   std::string_view message;
+  std::optional<NetNoteEvent> note;  // what it says about the networks, if anything
 };
 
 using Event = std::variant<UnknownEvent, IgnoredEvent, MalformedEvent, ConnectionEvent,
                            CollNetEvent, RingListingEvent, GraphRingEvent, TreesEvent,
                            InitEvent, CommShapeEvent, VersionEvent, UsingNetworkEvent,
                            NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent, AffinityEvent,
-                           GraphPatternEvent, NetNoteEvent>;
+                           GraphPatternEvent, NetNoteEvent, BootstrapEvent, NvlsChannelsEvent,
+                           NvlsConnectedEvent>;
 
 // Largest rank, channel and nranks the model accepts; larger numbers in a log
 // are corrupt input, not a job.

@@ -1,5 +1,7 @@
 #include "parsers/net_devices.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 
 namespace nd {
@@ -31,6 +33,35 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   re2::StringPiece address;
   while (out.size() < kMaxDevices && re2::RE2::FindAndConsume(&input, kSocketItem, &index, &name, &address)) {
     out.push_back({index, sv(name), -1, {}, sv(address)});
+  }
+  return out;
+}
+
+uint32_t count_net_devices(std::string_view list) {
+  // `[0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]`: an index at brace depth 0 (the
+  // 2.20-2.23 merged NICs print `[0]={[0] mlx5_0:1/IB, ...}`).
+  uint32_t n = 0;
+  int depth = 0;
+  for (size_t i = 0; i < list.size() && list[i] != ';'; ++i) {
+    char c = list[i];
+    if (c == '{') ++depth;
+    if (c == '}') --depth;
+    if (c == '[' && depth == 0 && i + 1 < list.size() && list[i + 1] >= '0' && list[i + 1] <= '9') ++n;
+  }
+  return n;
+}
+
+std::vector<std::string_view> socket_addresses(std::string_view text) {
+  std::vector<std::string_view> out;
+  auto ip_char = [](char c) { return (c >= '0' && c <= '9') || c == '.'; };
+  size_t pos = 0;
+  while ((pos = text.find('<', pos)) != std::string_view::npos) {
+    size_t start = pos;
+    while (start > 0 && ip_char(text[start - 1])) --start;
+    std::string_view ip = text.substr(start, pos - start);
+    ++pos;
+    if (ip.size() < 7 || std::count(ip.begin(), ip.end(), '.') != 3 || start == 0 || text[start - 1] != ':') continue;
+    out.push_back(ip);
   }
   return out;
 }

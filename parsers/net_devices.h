@@ -6,6 +6,7 @@
 //   Socket           ` [0]ib0:10.1.0.10<0> [1]eth0:10.0.0.3<0>`
 // The OOB interface after `;` is not a data device and is not returned.
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -14,5 +15,13 @@
 namespace nd {
 
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list);
+
+// The devices of the list before its `;`, a merged NIC counting once.
+uint32_t count_net_devices(std::string_view list);
+
+// Every IPv4 address that follows a ':' and ends in `<port>`, without the
+// port: the host's own addresses in `OOB ib0:10.0.4.19<0>`,
+// `[0]eno1:192.168.50.11<0>` and `Bootstrap : Using ib0:10.1.0.10<0>`.
+std::vector<std::string_view> socket_addresses(std::string_view text);
 
 }  // namespace nd

@@ -44,3 +44,23 @@ TEST_CASE("net devices: socket interfaces; OOB is not a device; junk gives nothi
   CHECK(parse_net_devices(" ; OOB eth0:10.0.4.19<0>").empty());
   CHECK(parse_net_devices(" garbage [x]y").empty());
 }
+
+TEST_CASE("net devices: the count of a list, a merged NIC once, the OOB interface not") {
+  CHECK(count_net_devices(" [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx5_3:1/IB [RO]; OOB ib0:10.1.0.10<0>") == 4);
+  CHECK(count_net_devices(" [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} ; OOB ib0:10.1.0.10<0>") == 1);
+  CHECK(count_net_devices(" [0]ib0:10.1.0.10<0> [1]eth0:10.0.0.3<0>") == 2);
+  CHECK(count_net_devices("") == 0);
+}
+
+TEST_CASE("socket addresses: IPv4 after a colon and before <port>") {
+  auto a = socket_addresses(" [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:10.0.4.19<0>");
+  REQUIRE(a.size() == 1);
+  CHECK(a[0] == "10.0.4.19");
+  a = socket_addresses(" [0]eno1:192.168.50.11<0> [1]eno2:192.168.51.11<0>");
+  REQUIRE(a.size() == 2);
+  CHECK(a[1] == "192.168.51.11");
+  // 2.24+ `Bootstrap: Using`, an IPv6 address, and a number that is no address.
+  CHECK(socket_addresses("Bootstrap: Using ib0:10.1.0.10<0>") == std::vector<std::string_view>{"10.1.0.10"});
+  CHECK(socket_addresses("Bootstrap : Using eth0:fe80::1%eth0<0>").empty());
+  CHECK(socket_addresses("x:1.2.3<0> 10.1.0.10<0>").empty());
+}

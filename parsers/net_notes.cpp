@@ -96,8 +96,8 @@ std::optional<NetNoteEvent> plugin_line(std::string_view rest) {
   return std::nullopt;  // `Plugin name set by env`, `Failed to find ncclNetPlugin_vN symbol.`, collnet, closing
 }
 
-// `Got completion` WARNs of every generation (§7.1) and `Call to ibv_X failed`
-// (§7.2: `with error %s`, `... errno %d` 2.19+, `with %d %s, on dev ...` 2.24+).
+// `Got completion` WARNs of every generation (2.4-2.30) and `Call to ibv_X
+// failed` (`with error %s`, `... errno %d` 2.19+, `with %d %s, on dev ...` 2.24+).
 std::optional<NetNoteEvent> ib_warn(std::string_view message) {
   StringPiece msg(message.data(), message.size());
   static const RE2 kCompletion(R"(^NET/IB(?:/GIN)? ?: Got completion (?:from peer \S+ )?with (?:error |status=)(?:\w+\()?(\d+))");

@@ -14,36 +14,44 @@ using namespace nd;
 
 namespace {
 
+// The label of an event's type, as the files write it.
+const char* label(const Event& ev) {
+  return std::visit(
+      [](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, UnknownEvent>) return "unknown";
+        if constexpr (std::is_same_v<T, IgnoredEvent>) return "ignored";
+        if constexpr (std::is_same_v<T, MalformedEvent>) return "malformed";
+        if constexpr (std::is_same_v<T, ConnectionEvent>) return "connection";
+        if constexpr (std::is_same_v<T, CollNetEvent>) return "collnet";
+        if constexpr (std::is_same_v<T, RingListingEvent>) return "listing";
+        if constexpr (std::is_same_v<T, GraphRingEvent>) return "graphring";
+        if constexpr (std::is_same_v<T, TreesEvent>) return "trees";
+        if constexpr (std::is_same_v<T, InitEvent>) return "init";
+        if constexpr (std::is_same_v<T, CommShapeEvent>) return "commshape";
+        if constexpr (std::is_same_v<T, VersionEvent>) return "version";
+        if constexpr (std::is_same_v<T, UsingNetworkEvent>) return "usingnetwork";
+        if constexpr (std::is_same_v<T, NetUsingEvent>) return "netusing";
+        if constexpr (std::is_same_v<T, CudaDriverEvent>) return "cudadriver";
+        if constexpr (std::is_same_v<T, EnvEvent>) return "env";
+        if constexpr (std::is_same_v<T, WarnEvent>) return "warn";
+        if constexpr (std::is_same_v<T, AffinityEvent>) return "affinity";
+        if constexpr (std::is_same_v<T, GraphPatternEvent>) return "graphpattern";
+        if constexpr (std::is_same_v<T, NetNoteEvent>) return "netnote";
+        if constexpr (std::is_same_v<T, BootstrapEvent>) return "bootstrap";
+        if constexpr (std::is_same_v<T, NvlsChannelsEvent>) return "nvlschannels";
+        if constexpr (std::is_same_v<T, NvlsConnectedEvent>) return "nvlsconnected";
+      },
+      ev);
+}
+
 std::string kind_of(std::string_view line) {
   HeaderScan scan = scan_nccl_headers(line);
   if (scan.count == 0) {
     std::string_view rest;
     return is_raw_banner(line, rest) ? "banner" : "none";
   }
-  // One name per alternative and no catch-all: a new event type fails to
-  // compile here until its label is chosen.
-  struct Label {
-    const char* operator()(const UnknownEvent&) const { return "unknown"; }
-    const char* operator()(const IgnoredEvent&) const { return "ignored"; }
-    const char* operator()(const MalformedEvent&) const { return "malformed"; }
-    const char* operator()(const ConnectionEvent&) const { return "connection"; }
-    const char* operator()(const CollNetEvent&) const { return "collnet"; }
-    const char* operator()(const RingListingEvent&) const { return "listing"; }
-    const char* operator()(const GraphRingEvent&) const { return "graphring"; }
-    const char* operator()(const TreesEvent&) const { return "trees"; }
-    const char* operator()(const InitEvent&) const { return "init"; }
-    const char* operator()(const CommShapeEvent&) const { return "commshape"; }
-    const char* operator()(const VersionEvent&) const { return "version"; }
-    const char* operator()(const UsingNetworkEvent&) const { return "usingnetwork"; }
-    const char* operator()(const NetUsingEvent&) const { return "netusing"; }
-    const char* operator()(const CudaDriverEvent&) const { return "cudadriver"; }
-    const char* operator()(const EnvEvent&) const { return "env"; }
-    const char* operator()(const WarnEvent&) const { return "warn"; }
-    const char* operator()(const AffinityEvent&) const { return "affinity"; }
-    const char* operator()(const GraphPatternEvent&) const { return "graphpattern"; }
-    const char* operator()(const NetNoteEvent&) const { return "netnote"; }
-  };
-  return std::visit(Label{}, classify(scan.headers[0]));
+  return label(classify(scan.headers[0]));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the NCCL_DEBUG=INFO test logs in testdata/logs/ from the line formats
-of each NCCL generation (see the format notes: 2.4 `Ring NN : a[n] -> b[n]`,
+of each NCCL generation (2.4 `Ring NN : a[n] -> b[n]`,
 2.5 busId brackets, 2.7 `Channel NN :`, 2.12 NET `/connIdx`, 2.18.3 nvmlDev
 brackets and Init START, 2.22 runtime connection after Init COMPLETE), with
 rank 0's ring listing cut as NCCL's dumpLine cuts it (20 ranks up to 2.22,

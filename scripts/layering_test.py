@@ -10,6 +10,9 @@ stages run in order (src/pipeline/) -> commands (src/cli/). A file may
 include the headers of its own folder and of the folders before it, never
 of one after it. Tests beside the code obey the same rule: a test of a
 layer needs nothing above it.
+
+All matching of log text belongs to parsers/, which turns it into typed
+events: no file elsewhere may include RE2.
 """
 
 import os
@@ -32,6 +35,8 @@ TOP = ["src/main.cpp", "fuzz", "bench"]
 ANYWHERE = {"nd_config.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+REGEX = re.compile(r'^\s*#\s*include\s+<re2/', re.M)
+TEXT_LAYER = "parsers"
 
 
 def layer_of(path):
@@ -57,6 +62,10 @@ def main():
                 own = layer_of(path)
                 with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
                     text = f.read()
+                if layer_of(path) != LAYERS.index(TEXT_LAYER):
+                    for m in REGEX.finditer(text):
+                        line = text.count("\n", 0, m.start()) + 1
+                        problems.append(f"{path}:{line}: includes RE2 outside {TEXT_LAYER}/, where log text is read")
                 for m in INCLUDE.finditer(text):
                     target = m.group(1)
                     if target in ANYWHERE:
@@ -74,7 +83,7 @@ def main():
     if checked == 0:
         print(f"no source files under {root}")
         return 1
-    print(f"{checked} files, {edges} project includes, {len(problems)} upward")
+    print(f"{checked} files, {edges} project includes, {len(problems)} upward or out of place")
     return 1 if problems else 0
 
 

@@ -2,7 +2,6 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <re2/re2.h>
 
 #include "checks/config/config_rules.h"
 #include "checks/config/evidence.h"
@@ -29,17 +28,6 @@ bool multi_node(const JobModel& model) {
 }
 
 namespace {
-
-// NCCL_VERSION_CODE: 2.9+ is major*10000 + minor*100 + patch, older ones
-// major*1000 + minor*100 + patch.
-std::string decode_version_code(std::string_view code) {
-  if (code.size() > 6) return std::string(code);
-  unsigned long v = 0;
-  for (char c : code) v = v * 10 + static_cast<unsigned long>(c - '0');
-  if (code.size() >= 5) return fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
-  if (code.size() == 4) return fmt::format("{}.{}.{}", v / 1000, v / 100 % 10, v % 100);
-  return std::string(code);
-}
 
 std::string who(const JobModel& model, const std::vector<Observation>& obs) {
   std::set<std::string> hosts;
@@ -72,14 +60,13 @@ void NcclVersionMismatch::check(const CheckContext& ctx, FindingSink& out) const
     f->hosts = host_names(m, hosts);
     f->message = fmt::format("the job loads {} NCCL versions: {}", m.versions.size(), fmt::join(parts, "; "));
   }
-  static const RE2 kMismatch(R"(Mismatched NCCL version detected : rank (\d+) version (\d+) rank (\d+) version (\d+))");
   std::set<uint32_t> warn_hosts;
   for (const auto& w : m.warnings) {
-    std::string r1, v1, r2, v2;
-    if (!RE2::PartialMatch(w.message, kMismatch, &r1, &v1, &r2, &v2)) continue;
+    if (!w.cls.mismatch) continue;
     if (!f) {
-      f = make_finding(kInfo, fmt::format("NCCL detected mismatched versions: rank {} has {}, rank {} has {}", r1,
-                                          decode_version_code(v1), r2, decode_version_code(v2)));
+      const VersionMismatch& v = *w.cls.mismatch;
+      f = make_finding(kInfo, fmt::format("NCCL detected mismatched versions: rank {} has {}, rank {} has {}",
+                                          v.rank_a, v.version_a, v.rank_b, v.version_b));
     }
     warn_hosts.insert(w.host);
     cite(m, *f, w.line, ctx.options.max_evidence + 1);

@@ -7,7 +7,6 @@
 #include "checks/config/evidence.h"
 #include "checks/config/nccl_releases.h"
 #include "checks/health/health_rules.h"
-#include "checks/health/warn_classes.h"
 #include "src/util/ranges.h"
 
 namespace nd {
@@ -49,7 +48,7 @@ struct HangEvidence {
     }
     // A plugin that fails over to IB or a retry that succeeds is no failure.
     for (const auto& w : m.warnings) {
-      if (classify_warn(w.message).severity == Severity::Error) error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
+      if (w.cls.severity == WarnSeverity::Error) error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
     }
     for (const auto& p : m.processes) {
       process[{p.host, p.pid}] = &p;

@@ -3,14 +3,11 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <re2/re2.h>
 
 #include "checks/config/evidence.h"
 #include "checks/health/health_rules.h"
-#include "checks/health/warn_classes.h"
 #include "checks/transport/edge_groups.h"
 #include "src/model/networks.h"
-#include "src/util/numbers.h"
 #include "src/util/ranges.h"
 
 namespace nd {
@@ -59,6 +56,15 @@ std::string mask_digits(std::string_view s) {
   return out;
 }
 
+Severity severity_of(WarnSeverity s) {
+  switch (s) {
+    case WarnSeverity::Info: return Severity::Info;
+    case WarnSeverity::Warning: return Severity::Warning;
+    case WarnSeverity::Error: return Severity::Error;
+  }
+  return Severity::Warning;
+}
+
 std::string counts(const Group& g) {
   std::vector<std::string> parts;
   for (const auto& [host, n] : g.per_host) {
@@ -98,30 +104,21 @@ std::string rdma_in_use(const JobModel& m, const CheckOptions& options) {
 }
 
 void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
-  static const RE2 kWork(R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+).*?Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds)");
-  static const RE2 kRank(R"(\[Rank (\d+)\])");
-  struct Timeout {
-    uint64_t seq;
-    std::string op;
-    uint64_t timeout_ms;
-    uint64_t ran_ms;
-  };
+  using Timeout = WatchdogTimeout;
   std::map<int64_t, Timeout> by_rank;  // lowest SeqNum per rank (-1: unknown rank)
   Finding f = make_finding(info, "");
   f.severity = Severity::Error;
   f.subject = "watchdog timeout";
   std::set<uint32_t> hosts;
   for (const auto& r : m.framework_errors) {
-    if (r.kind != FrameworkKind::WatchdogTimeout) continue;
-    std::string seq, op, timeout, ran, rank;
-    if (!RE2::PartialMatch(r.text, kWork, &seq, &op, &timeout, &ran)) continue;
+    if (r.kind != FrameworkKind::WatchdogTimeout || !r.watchdog) continue;
     int64_t rk = -1;
-    if (RE2::PartialMatch(r.text, kRank, &rank)) {
-      rk = static_cast<int64_t>(parse_u32(rank).value_or(0));
+    if (r.watchdog->rank) {
+      rk = *r.watchdog->rank;
     } else if (r.launcher_rank) {
       rk = *r.launcher_rank;
     }
-    Timeout t{parse_u64(seq).value_or(0), op, parse_u64(timeout).value_or(0), parse_u64(ran).value_or(0)};
+    const Timeout& t = *r.watchdog;
     auto [it, fresh] = by_rank.emplace(rk, t);
     if (!fresh && t.seq < it->second.seq) it->second = t;
     if (fresh) cite(m, f, r.line, options.max_evidence);
@@ -152,18 +149,11 @@ void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptio
 }
 
 void backend_error_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
-  // `NCCL error in: <file>:<line>, <ncclGetErrorString>, NCCL version X` and
-  // the async `... raised the following async exception: NCCL error: <text>`.
-  // Anchored on PyTorch's own shapes (`file.cpp:123, ` and `exception: `), so
-  // that quoted code or a grep pattern naming "NCCL error" is not taken for one.
-  static const RE2 kIn(R"(NCCL error in: [^\s,]+:\d+, ([a-z].*?)(?:, NCCL version (\S+))?$)");
-  static const RE2 kAsync(R"((?:exception|Error): NCCL error: ([a-z].*)$)");
   std::map<std::string, Finding> by_error;
   std::map<std::string, std::set<uint32_t>> ranks;
   for (const auto& r : m.framework_errors) {
-    if (r.kind != FrameworkKind::NcclError) continue;
-    std::string error, version;
-    if (!RE2::PartialMatch(r.text, kIn, &error, &version) && !RE2::PartialMatch(r.text, kAsync, &error)) continue;
+    if (r.kind != FrameworkKind::NcclError || !r.nccl_error) continue;
+    const auto& [error, version] = *r.nccl_error;
     auto [it, fresh] = by_error.try_emplace(error, make_finding(info, ""));
     Finding& f = it->second;
     if (fresh) {
@@ -199,8 +189,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
   std::map<std::string, Group> groups;
   auto add = [&](std::string_view message, std::string_view location, const std::string& who, LineRef line,
-                 bool pytorch) {
-    WarnClass cls = classify_warn(message);
+                 bool pytorch, const WarnClass& cls) {
     std::string key = cls.group;
     if (cls.kind == WarnKind::Other) key += "/" + std::string(location) + "/" + mask_digits(message);
     auto [it, fresh] = groups.try_emplace(key);
@@ -218,14 +207,14 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
     if (!cls.peer.empty() && g.peers.size() < 16) g.peers.insert(cls.peer);
     if (g.lines.size() < ctx.options.max_evidence) g.lines.push_back(line);
   };
-  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false);
+  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false, w.cls);
   for (const auto& r : m.framework_errors) {
     if (r.kind != FrameworkKind::LastError) continue;
     // PyTorch's copy of the WARN text: named by host when a launcher said, else by rank.
     std::string who = r.host != kNoHost ? m.host_name(r.host)
                       : r.launcher_rank ? fmt::format("rank{}", *r.launcher_rank)
                                         : std::string("?");
-    add(r.text, "", who, r.line, true);
+    add(r.text, "", who, r.line, true, r.cls);
   }
 
   // The first completion error that is not a flush is the cause of the flushes.
@@ -241,7 +230,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   std::sort(ordered.begin(), ordered.end(), [](const Group* a, const Group* b) { return a->first < b->first; });
   for (const Group* g : ordered) {
     Finding f = make_finding(kInfo, "");
-    f.severity = g->cls.severity;
+    f.severity = severity_of(g->cls.severity);
     f.subject = g->key;
     std::vector<std::string> peers;
     std::set<std::string> hosts;
@@ -273,7 +262,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
         break;
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
-        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == Severity::Warning) {
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == WarnSeverity::Warning) {
           if (m.using_network.count("Socket")) {
             f.message += "; this job did fall back to network Socket ('Using network Socket')";
             f.related = {"ND3001"};

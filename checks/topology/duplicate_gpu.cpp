@@ -18,14 +18,6 @@ class DuplicateGpu final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-// NCCL's own verdict: `Duplicate GPU detected : rank %d and rank %d both on
-// CUDA device %x` (2.5-2.29), `Multiple ranks detected using the same GPU`
-// (2.30.3), `Multiple Ranks are using the same GPU/Partition` (2.30.7).
-bool is_duplicate_warning(std::string_view msg) {
-  return msg.starts_with("Duplicate GPU detected") || msg.starts_with("Multiple ranks detected using the same GPU") ||
-         msg.starts_with("Multiple Ranks are using the same GPU");
-}
-
 }  // namespace
 
 void DuplicateGpu::check(const CheckContext& ctx, FindingSink& out) const {
@@ -51,7 +43,8 @@ void DuplicateGpu::check(const CheckContext& ctx, FindingSink& out) const {
   }
   std::set<std::pair<uint32_t, std::string>> seen;
   for (const auto& w : m.warnings) {
-    if (!is_duplicate_warning(w.message) || !seen.emplace(w.host, w.message).second) continue;
+    // NCCL's own verdict, in the words of any generation.
+    if (w.cls.kind != WarnKind::DuplicateGpu || !seen.emplace(w.host, w.message).second) continue;
     Finding f = make_finding(kInfo, fmt::format("NCCL on {} reports two ranks on one GPU: {}", m.host_name(w.host),
                                                 w.message));
     f.hosts = {m.host_name(w.host)};

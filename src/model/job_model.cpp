@@ -1,6 +1,11 @@
 #include "src/model/job_model.h"
 
+#include <algorithm>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "parsers/envelope.h"
 
 namespace nd {
 
@@ -21,6 +26,62 @@ bool ListingRecord::whole(uint32_t nranks) const {
     seen[r] = true;
   }
   return true;
+}
+
+RankInfo& Communicator::rank(uint32_t r) {
+  if (r >= ranks.size()) ranks.resize(static_cast<size_t>(r) + 1);
+  return ranks[r];
+}
+
+uint64_t synthetic_pid(const SyntheticProcess& p) {
+  auto value = static_cast<uint32_t>(p.value + 1);  // -1, no device, is 0
+  return kSyntheticPid | (uint64_t{static_cast<uint8_t>(p.source)} << 56) | (uint64_t{p.launcher} << 48) |
+         (uint64_t{p.file & 0xffff} << 32) | value;
+}
+
+SyntheticProcess synthetic_process(uint64_t pid) {
+  SyntheticProcess p;
+  p.source = static_cast<SyntheticSource>((pid >> 56) & 0x3f);
+  p.launcher = static_cast<uint8_t>(pid >> 48);
+  p.file = static_cast<uint32_t>((pid >> 32) & 0xffff);
+  p.value = static_cast<int64_t>(pid & 0xffffffff) - 1;
+  return p;
+}
+
+const std::string* JobModel::text_of(LineRef ref) const {
+  auto it = line_text.find(key_of(ref));
+  return it == line_text.end() ? nullptr : &it->second;
+}
+
+std::string JobModel::where(LineRef ref) const {
+  const std::string& file = ref.file < files.size() ? files[ref.file] : std::string("?");
+  return fmt::format("{}:{}", file, ref.line);
+}
+
+std::string JobModel::process_name(uint32_t host, uint64_t pid) const {
+  if (!is_synthetic_pid(pid)) return fmt::format("{} pid {}", host_name(host), pid);
+  SyntheticProcess p = synthetic_process(pid);
+  if (p.source == SyntheticSource::Device) {
+    return p.value < 0 ? fmt::format("{}, no pid", host_name(host)) : fmt::format("{}, device {}", host_name(host), p.value);
+  }
+  const char* what = "launcher rank";
+  switch (static_cast<Launcher>(p.launcher)) {
+    case Launcher::OpenMpi: what = "Open MPI rank"; break;
+    case Launcher::Slurm: what = "srun task"; break;
+    case Launcher::Hydra: what = "Hydra rank"; break;
+    case Launcher::Torchrun: what = "torchrun rank"; break;
+    default: break;
+  }
+  return fmt::format("{}, {} {}", host_name(host), what, p.value);
+}
+
+const HostNets* JobModel::nets_of(uint32_t host, std::string_view net) const {
+  auto it = std::lower_bound(host_nets.begin(), host_nets.end(), host,
+                             [](const HostNets& n, uint32_t h) { return n.host < h; });
+  for (; it != host_nets.end() && it->host == host; ++it) {
+    if (it->net == net) return &*it;
+  }
+  return nullptr;
 }
 
 }  // namespace nd

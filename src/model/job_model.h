@@ -11,7 +11,10 @@
 
 #include "parsers/binding.h"
 #include "parsers/events.h"
+#include "parsers/framework_lines.h"
+#include "parsers/parsed_lines.h"
 #include "parsers/transport.h"
+#include "parsers/warn_classes.h"
 #include "src/util/interner.h"
 
 namespace nd {
@@ -145,6 +148,7 @@ struct WarnRecord {
   std::string location;
   std::string message;
   LineRef line;
+  WarnClass cls;  // what the message says, read once
 };
 
 // A launcher's report of one rank's CPU binding.
@@ -196,19 +200,20 @@ struct ProcessRecord {
   uint32_t init_starts = 0;
   uint32_t init_completes = 0;
   int64_t own_rank = -1;  // from its own connection/ring/tree lines, -1 if none
-  bool init_phase = false;  // printed an init-phase line (network, listing, connection)
-  LineRef init_phase_line;  // the first of them
+  bool init_phase = false;  // printed an Init START or an init-phase line (network, listing, connection)
+  LineRef init_phase_line;  // the first init-phase line
 };
 
-// Framework lines around NCCL's own (PyTorch ProcessGroupNCCL and friends).
-enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError };
-
+// A framework line around NCCL's own (PyTorch ProcessGroupNCCL and friends).
 struct FrameworkRecord {
   FrameworkKind kind = FrameworkKind::NcclError;
   uint32_t host = kNoHost;              // pdsh host, when a launcher printed one
   std::optional<uint32_t> launcher_rank;  // [rankN]: / srun label / OMPI tag
   std::string text;                     // the payload, without launcher prefixes
   LineRef line;
+  std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout in PyTorch's shape
+  std::optional<NcclErrorReport> nccl_error;  // NcclError in PyTorch's shape
+  WarnClass cls;                              // LastError: the message read as a WARN
 };
 
 // A pause of a live input (`check --tee --hang-after`): no line for
@@ -251,15 +256,11 @@ struct NetNoteRecord {
   LineRef line;
 };
 
-struct InputCounters {
-  uint64_t lines = 0;
-  uint64_t nccl_lines = 0;
-  uint64_t info_lines = 0;
-  uint64_t warn_lines = 0;
+// The lines of every kind read (the parsers' counts) and what the model made
+// of them.
+struct InputCounters : LineCounts {
   uint64_t unknown_lines = 0;
   uint64_t malformed_lines = 0;
-  uint64_t spliced_lines = 0;
-  uint64_t truncated_lines = 0;
   uint64_t connection_lines = 0;
   uint64_t init_lines = 0;
   uint64_t ambiguous_assignments = 0;
@@ -300,10 +301,18 @@ struct JobModel {
   // Text of cited lines: the first line per (host, transport, peer), bounded.
   std::unordered_map<uint64_t, std::string> line_text;
 
-  static constexpr size_t kMaxWarnings = 10000;
-  static constexpr size_t kMaxTopologyRecords = 100000;
+  // Caps on what a hostile or endless log can pile up; past them, lines
+  // change nothing (WARNs and framework lines are still counted).
+  static constexpr size_t kMaxWarnings = 10000;            // each of warnings, framework_errors
+  static constexpr size_t kMaxTopologyRecords = 100000;    // each of bindings, affinities, graph_patterns
+  static constexpr size_t kMaxObservations = 100000;       // per version, network or driver
+  static constexpr size_t kMaxEnvSettings = 100000;
+  static constexpr size_t kMaxHostNets = 100000;
+  static constexpr size_t kMaxNetNotes = 100000;
+  static constexpr size_t kMaxIpHosts = 100000;
   static constexpr size_t kMaxSamples = 5;
   static constexpr size_t kMaxCachedLines = 200000;
+  static constexpr size_t kMaxCitedText = 4096;            // bytes of a cited line kept
 
   const std::string* text_of(LineRef ref) const;
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "parsers/byte_marks.h"
+#include "parsers/line_parser.h"
 #include "src/util/parallel.h"
 
 namespace nd {
@@ -33,28 +34,9 @@ struct Slot {
   ByteMarks marks;
 };
 
-// Cuts buffer[begin, end) into lines with LineReader's rules (a line longer
-// than max_line keeps its head and is flagged; "\r\n" ends a line too).
-template <typename Fn>
-uint64_t for_each_line(const Slot& slot, size_t max_line, Fn fn) {
-  const char* p = slot.buffer.data() + slot.begin;
-  const char* end = slot.buffer.data() + slot.end;
-  uint64_t n = 0;
-  while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    size_t len = static_cast<size_t>((nl ? nl : end) - p);
-    Line line;
-    line.number = ++n;
-    if (len > max_line) {
-      line.text = std::string_view(p, max_line);
-      line.truncated = true;
-    } else {
-      line.text = std::string_view(p, len > 0 && p[len - 1] == '\r' ? len - 1 : len);
-    }
-    if (!fn(line)) break;
-    p = nl ? nl + 1 : end;
-  }
-  return n;
+// The slot's lines, buffer[begin, end).
+std::string_view lines_of(const Slot& slot) {
+  return std::string_view(slot.buffer.data() + slot.begin, slot.end - slot.begin);
 }
 
 // The first " NCCL " of line [from, to) when it is the line's only one and
@@ -76,8 +58,8 @@ void parse_chunk(Slot& slot, size_t max_line) {
   ParsedLines& out = slot.parsed;
   out.clear();
   slot.line_by_line = false;
-  // One vectorised pass finds the lines and what the bulk path must know of
-  // them; the same cuts as for_each_line().
+  // One vectorised pass finds the newlines and what the bulk path must know
+  // of the lines; make_line() cuts them as split_lines() does.
   const char* base = slot.buffer.data() + slot.begin;
   const size_t size = slot.end - slot.begin;
   ByteMarks& marks = slot.marks;
@@ -86,29 +68,21 @@ void parse_chunk(Slot& slot, size_t max_line) {
   for (size_t start = 0; start < size;) {
     size_t from = start;
     size_t nl = marks.next_newline(start);
-    size_t len = nl - start;
-    Line line;
-    line.number = ++number;
-    if (len > max_line) {
-      line.text = std::string_view(base + start, max_line);
-      line.truncated = true;
-    } else {
-      line.text = std::string_view(base + start, len > 0 && base[nl - 1] == '\r' ? len - 1 : len);
-    }
+    Line line = make_line(base + start, nl - start, max_line, ++number);
     start = nl + 1;
     if (number == 1) {
-      if (ModelBuilder::needs_line_by_line(line.text)) {
+      if (needs_line_by_line(line.text)) {
         // Whether this line is the message of a `Last error:` before it is
         // only known in order: the merge reads the chunk line by line.
         slot.line_by_line = true;
         break;
       }
-      ModelBuilder::parse_line(line, out);
+      parse_line(line, out);
       continue;
     }
-    ModelBuilder::parse_marked_line(line, sole_marker(marks, base, from, nl), out);
+    parse_marked_line(line, sole_marker(marks, base, from, nl), out);
   }
-  slot.lines = slot.line_by_line ? for_each_line(slot, max_line, [](const Line&) { return true; }) : out.lines;
+  slot.lines = slot.line_by_line ? split_lines(lines_of(slot), max_line, [](const Line&) {}) : out.counts.lines;
 }
 
 ssize_t read_retry(int fd, char* buf, size_t n) {
@@ -153,7 +127,7 @@ class Feeder {
                                : worker_threads(FeedOptions::kMaxThreads);
     // A chunk holds up to `chunk` bytes of line starts plus the head of a
     // line that runs past them.
-    capacity_ = options.chunk + 2 * (options.max_line + 1);
+    capacity_ = options.chunk + 2 * overlong_head(options.max_line);
     slots_total_ = 2 * threads_ + 2;
   }
 
@@ -276,8 +250,8 @@ class Feeder {
     const void* last_nl = memrchr(buf + first, '\n', n - first);
     if (last_nl && static_cast<const char*>(last_nl) == buf + n - 1) return;
     size_t line_start = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf) + 1 : first;
-    while (n - line_start <= max_line) {
-      size_t room = std::min(line_start + max_line + 1 - n, slot.buffer.size() - n);
+    while (n - line_start < overlong_head(max_line)) {
+      size_t room = std::min(line_start + overlong_head(max_line) - n, slot.buffer.size() - n);
       ssize_t r = pread_retry(fd_, buf + n, room, from + static_cast<off_t>(n));
       if (r < 0) return fail(errno);
       if (r == 0) break;
@@ -323,8 +297,8 @@ class Feeder {
           if (have_line) first_line_at = std::chrono::steady_clock::now();
         }
         if (!have_line && len > max_line) {
-          // Overlong: keep one byte more than max_line so the line is flagged.
-          len = max_line + 1;
+          // Overlong: keep what make_line() needs to flag it, skip the rest.
+          len = overlong_head(max_line);
           skipping_ = true;
           break;
         }
@@ -427,9 +401,8 @@ class Feeder {
       ready_.erase(it);
       lk.unlock();
       if (s->line_by_line) {
-        for_each_line(*s, options_.max_line, [&](const Line& line) {
+        split_lines(lines_of(*s), options_.max_line, [&](const Line& line) {
           builder_.add_line(file_, Line{line.text, lines_ + line.number, line.truncated});
-          return true;
         });
       } else {
         builder_.apply(file_, lines_, s->parsed);

@@ -11,7 +11,7 @@
 #include <functional>
 #include <string_view>
 
-#include "parsers/line_reader.h"
+#include "parsers/line_splitter.h"
 #include "src/model/model_builder.h"
 
 namespace nd {
@@ -19,7 +19,7 @@ namespace nd {
 struct FeedOptions {
   size_t threads = 0;             // 0: one per core (at most kMaxThreads)
   size_t chunk = 1 << 20;         // bytes of lines per chunk (measured: 256 KB costs 8 % more)
-  size_t max_line = LineReader::kDefaultMaxLine;  // longer lines are cut, as LineReader does
+  size_t max_line = kDefaultMaxLine;  // longer lines are cut (see parsers/line_splitter.h)
   // Sees every byte as read() returns it, in order, before its lines are
   // parsed (live mode copies the input here). With a tap, a regular file is
   // read in order too, as a stream.

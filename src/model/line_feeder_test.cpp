@@ -65,11 +65,14 @@ std::string describe(const JobModel& m) {
       << observations(m.net_using);
   for (const auto& [v, list] : m.driver_versions) out << "driver " << v << " " << list.size() << "\n";
   for (const auto& e : m.env) out << fmt::format("env {} {} {} {}\n", e.name, e.value, e.host, e.line.line);
-  for (const auto& w : m.warnings) out << fmt::format("warn {} {} {} {}\n", w.host, w.location, w.message, w.line.line);
+  for (const auto& w : m.warnings) {
+    out << fmt::format("warn {} {} {} {} {}\n", w.host, w.location, w.message, w.line.line, w.cls.group);
+  }
   out << "unknown " << refs(m.unknown_samples) << "\nmalformed " << refs(m.malformed_samples) << "\n";
   out << fmt::format("nvls {} {}\n", m.max_nvls_channels, m.nvls_connected);
   for (const auto& f : m.framework_errors) {
-    out << fmt::format("framework {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line);
+    out << fmt::format("framework {} {} {} {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line,
+                       f.watchdog ? f.watchdog->seq : 0, f.nccl_error ? f.nccl_error->error : "", f.cls.group);
   }
   std::map<uint64_t, std::string> texts(m.line_text.begin(), m.line_text.end());
   for (const auto& [k, t] : texts) out << "text " << k << " " << t << "\n";
@@ -85,16 +88,14 @@ std::string temp_file(const std::string& content) {
   return path;
 }
 
-// The reference: LineReader and add_line, one line at a time.
+// The reference: the whole file split at once and add_line, one line at a time.
 std::string by_lines(const std::string& path, size_t max_line) {
   JobModel model;
   ModelBuilder builder(model);
   uint32_t file = builder.add_file("job.log");
-  int fd = ::open(path.c_str(), O_RDONLY);
-  LineReader reader(fd, max_line);
-  Line line;
-  while (reader.next(line)) builder.add_line(file, line);
-  ::close(fd);
+  std::ifstream in(path, std::ios::binary);
+  std::string content(std::istreambuf_iterator<char>(in), {});
+  split_lines(content, max_line, [&](const Line& line) { builder.add_line(file, line); });
   builder.finish();
   return describe(model);
 }
@@ -180,7 +181,7 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
   }
   content += "gpu77:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\r";
   std::string path = temp_file(content);
-  for (size_t max_line : {size_t{100}, LineReader::kDefaultMaxLine}) {
+  for (size_t max_line : {size_t{100}, kDefaultMaxLine}) {
     std::string expected = by_lines(path, max_line);
     for (size_t threads : {1, 2, 4}) {
       for (size_t chunk : {size_t{7}, size_t{97}, size_t{4096}, size_t{1} << 20}) {
@@ -226,7 +227,7 @@ TEST_CASE("per-operation lines counted in bulk build the line-by-line model") {
     content += "gpu01:2771 [0] NCCL INFO " + op + "\n";
   }
   std::string path = temp_file(content);
-  for (size_t max_line : {size_t{230}, LineReader::kDefaultMaxLine}) {
+  for (size_t max_line : {size_t{230}, kDefaultMaxLine}) {
     std::string expected = by_lines(path, max_line);
     for (size_t threads : {1, 2}) {
       for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
@@ -264,13 +265,13 @@ TEST_CASE("lines that name no host, and a first line that lost characters, build
     content += "tpgds-aihub0007:2771:2771 [0] NCCL INFO " + op + "\n";
   }
   std::string path = temp_file(content);
-  std::string expected = by_lines(path, LineReader::kDefaultMaxLine);
+  std::string expected = by_lines(path, kDefaultMaxLine);
   CHECK(expected.find("host tpgds-aihub0007\n") != std::string::npos);
   CHECK(expected.find("host pgds-aihub0007\n") == std::string::npos);
   for (size_t threads : {1, 2}) {
     for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
       INFO("threads " << threads << " chunk " << chunk);
-      FeedOptions options = feed_options(threads, chunk, LineReader::kDefaultMaxLine);
+      FeedOptions options = feed_options(threads, chunk, kDefaultMaxLine);
       CHECK(by_file(path, options) == expected);
       CHECK(by_pipe(content, options, 777) == expected);
     }
@@ -282,7 +283,7 @@ TEST_CASE("feeding a pipe that pauses builds the line-by-line model") {
   std::string content = golden_logs();
   content += std::string(250, 'q') + "\nlast line without newline NCCL INFO x";
   std::string path = temp_file(content);
-  for (size_t max_line : {size_t{100}, LineReader::kDefaultMaxLine}) {
+  for (size_t max_line : {size_t{100}, kDefaultMaxLine}) {
     std::string expected = by_lines(path, max_line);
     for (size_t threads : {1, 2, 3}) {
       for (size_t piece : {size_t{50}, size_t{4096}}) {
@@ -306,6 +307,29 @@ TEST_CASE("a pipe read in chunks shorter than its lines still ends") {
     CHECK(by_pipe(content, feed_options(threads, 64, 100), 4096) == expected);
   }
   std::remove(path.c_str());
+}
+
+TEST_CASE("a line of exactly the cap is whole, however its bytes arrive") {
+  // Its newline in the same read, in a later one, or never (end of input);
+  // one byte more and it is cut.
+  for (size_t chunk : {size_t{4}, size_t{32}, size_t{33}, size_t{4096}}) {
+    for (const std::string& end : {std::string("\n"), std::string()}) {
+      for (size_t length : {size_t{32}, size_t{33}}) {
+        INFO("chunk " << chunk << " newline " << end.size() << " length " << length);
+        int fds[2];
+        REQUIRE(::pipe(fds) == 0);
+        std::string content = std::string(length, 'w') + end;
+        REQUIRE(::write(fds[1], content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+        ::close(fds[1]);
+        JobModel model;
+        ModelBuilder builder(model);
+        FeedResult r = feed_lines(fds[0], builder.add_file("x"), builder, feed_options(1, chunk, 32));
+        ::close(fds[0]);
+        CHECK(r.lines == 1);
+        CHECK(model.counters.truncated_lines == (length > 32 ? 1 : 0));
+      }
+    }
+  }
 }
 
 TEST_CASE("a file read from an offset starts there, and an empty file has no lines") {

@@ -1,10 +1,14 @@
 #pragma once
-// Streams lines into a JobModel. Assigns comm-scoped lines (connections, ring
-// listings, GRAPH rings, trees) to communicators as NCCL's ordering allows:
-// by the open `Init START` (2.18.3+), by the next `Init COMPLETE` (older), or
-// by the process's own rank for 2.22+ runtime connections.
+// Merges parsed lines into a JobModel, one handler per event family. Assigns
+// comm-scoped lines (connections, ring listings, GRAPH rings, trees) to
+// communicators as NCCL's ordering allows: by the open `Init START`
+// (2.18.3+), by the next `Init COMPLETE` (older), or by the process's own rank
+// for 2.22+ runtime connections.
+//
+// The work is spread by family: model_builder.cpp (the merge and dispatch),
+// comm_assignment.cpp, host_resolution.cpp, network_records.cpp and
+// process_records.cpp.
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,69 +20,13 @@
 #include <variant>
 #include <vector>
 
-#include "parsers/binding.h"
-#include "parsers/envelope.h"
-#include "parsers/line_classifier.h"
-#include "parsers/line_reader.h"
+#include "parsers/line_parser.h"
+#include "parsers/parsed_lines.h"
 #include "src/model/job_model.h"
 #include "src/util/id_set.h"
 #include "src/util/name_set.h"
 
 namespace nd {
-
-// The NCCL messages of a run of lines, cut out and classified without touching
-// the model, so that worker threads can do it; ModelBuilder::apply() then
-// merges them in line order. Views point into the lines (which must outlive
-// apply()) or into `cleaned`.
-struct ParsedLines {
-  enum class Kind : uint8_t {
-    Message,       // a header and its event: goes through the whole model
-    Banner,        // header-less `NCCL version` banner; header.host = launcher host
-    HostSighting,  // a per-operation line: only its host name matters
-    Binding,       // a launcher's CPU binding report: bindings[index]
-    Framework,     // a framework's error line (watchdog, `Last error:`, NCCL error)
-    LastErrorText, // the line after `Last error:`, whatever it holds
-  };
-  struct Item {
-    Kind kind = Kind::Message;
-    bool spliced = false;  // text glued before the header may have eaten into the host
-    uint64_t line = 0;     // Line::number as given to parse_line
-    uint32_t index = 0;    // Binding: into `bindings`
-    FrameworkKind framework = FrameworkKind::LastError;
-    std::string_view raw;  // the line segment, for evidence
-    NcclHeader header;
-    Event event;
-    // A header without a usable host (HostForm::Placeholder or Absent): what
-    // the launcher prefix says about where the line came from.
-    std::string_view launcher_host;
-    std::optional<uint32_t> launcher_rank;
-    Launcher rank_from = Launcher::None;
-  };
-  std::vector<Item> items;
-  std::vector<BindingLine> bindings;
-  uint64_t lines = 0;
-  uint64_t truncated_lines = 0;
-  uint64_t nccl_lines = 0;
-  uint64_t info_lines = 0;
-  uint64_t warn_lines = 0;
-  uint64_t spliced_lines = 0;
-  // The last line parsed opened a `Last error:` message.
-  bool expect_last_error = false;
-  // The first line's share, taken back when it turns out to be the message
-  // of a `Last error:` line at the end of the batch before.
-  std::string_view first_text;
-  uint64_t first_number = 0;
-  size_t first_items = 0;
-  uint64_t first_nccl = 0, first_info = 0, first_warn = 0, first_spliced = 0;
-  std::deque<std::string> cleaned;  // lines that had control bytes, cleaned
-  std::string scratch;
-  // Hosts already named by an item, or interned before these lines were
-  // parsed: their per-operation lines change nothing and are only counted.
-  NameSet hosts;
-  std::shared_ptr<const NameSet> known_hosts;
-
-  void clear();
-};
 
 class ModelBuilder {
  public:
@@ -88,17 +36,6 @@ class ModelBuilder {
   uint32_t add_file(std::string display_name);
   // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);
-  // Cuts one line into messages; reads nothing but its arguments, so any
-  // number of threads may parse at once.
-  static void parse_line(const Line& line, ParsedLines& out);
-  // parse_line() for the chunked reader, which has found from the line's
-  // byte marks that the " NCCL " at `marker` is its only one and that it
-  // holds no control byte (npos: it could not tell). A per-operation line of
-  // a known host is then only counted, without a second look.
-  static void parse_marked_line(const Line& line, size_t marker, ParsedLines& out);
-  // The first line of a multi-line batch must not hold "Last error:" (see
-  // line_feeder.cpp, which applies such a chunk line by line).
-  static bool needs_line_by_line(std::string_view first_line);
   // Merges parsed lines in order; an item's line number is line_base + Item::line.
   void apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed);
   // The host names interned so far, for ParsedLines::known_hosts; rebuilt
@@ -161,53 +98,86 @@ class ModelBuilder {
     uint32_t host;
     uint32_t file;
   };
+  // One process: the facts finish() publishes, and how its lines are being
+  // assigned to communicators.
   struct Process {
-    uint32_t host = kNoHost;
-    uint64_t pid = 0;
+    ProcessRecord rec;
     std::vector<CommSlot> slots;
     std::vector<Pending> pending;
     bool saw_start = false;
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId (by rank when the pid is synthetic)
-    LineRef first_line;
-    LineRef last_line;
-    uint64_t lines = 0;
-    uint32_t init_starts = 0;
-    uint32_t init_completes = 0;
-    int64_t own_rank = -1;
-    bool init_phase = false;
-    LineRef init_phase_line;
+  };
+  // The NCCL line being handled: where it is, whose it is, its text.
+  struct At {
+    LineRef ref;
+    uint32_t host;
+    uint64_t pid;
+    std::string_view raw;
+    const NcclHeader& header;
+    Process& process;
   };
 
-  static void parse_binding_line(const Line& line, ParsedLines& out);
-  // try_count = false: the caller knows the line is not one to only count.
-  static void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true);
-  void add_binding(LineRef ref, std::string_view clean, const BindingLine* b);
-  void add_affinity(uint32_t host, uint64_t pid, LineRef ref, std::string_view raw, const AffinityEvent& e);
-  Who identify(LineRef ref, const ParsedLines::Item& item, bool message);
+  // Merge and dispatch (model_builder.cpp).
+  void apply_item(LineRef ref, const ParsedLines& parsed, const ParsedLines::Item& item);
   void handle(LineRef ref, Who who, std::string_view raw, const NcclHeader& h, const Event& ev);
   Process& process(uint32_t host, uint64_t pid);
+  void on(const At&, const UnknownEvent&);
+  void on(const At&, const IgnoredEvent&) {}
+  void on(const At&, const MalformedEvent&);
+  void on(const At&, const CollNetEvent&) {}  // nothing checks CollNet yet
+  void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
+  void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
+               uint32_t host, uint64_t pid, LineRef ref);
+
+  // Communicators: which one each comm-scoped line belongs to (comm_assignment.cpp).
+  void on(const At&, const ConnectionEvent&);
+  uint16_t intern_transport(std::string_view text);
+  void on(const At&, const RingListingEvent&);
+  void on(const At&, const GraphRingEvent&);
+  void on(const At&, const TreesEvent&);
+  void on(const At&, const InitEvent&);
+  std::string comm_key(Process& p, const NcclHeader& h, const InitEvent& ev);
+  size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
+  void on(const At&, const CommShapeEvent&);
+  void route(Process& p, uint32_t own_rank, uint32_t max_rank, Scoped item);
+  void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
+  void flush_pending(Process& p, const CommSlot& slot);
+  void assign_pending();
   // Merges connection records into edges: once at the end, and whenever the
   // records of a communicator pile up (a log that repeats its lines).
   static void merge_records(Communicator& comm);
-  void on_init(Process& p, LineRef ref, const NcclHeader& h, const InitEvent& ev);
-  void route(Process& p, LineRef ref, uint32_t own_rank, uint32_t max_rank, Scoped item);
-  void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
-  void flush_pending(Process& p, const CommSlot& slot);
+
+  // Hosts: names as printed, and hosts the links imply (host_resolution.cpp).
+  Who identify(LineRef ref, const ParsedLines::Item& item, bool message);
+  // The id of `host`; `added` tells whether the name is new.
+  uint32_t resolve_host(std::string_view host, bool spliced, bool* added = nullptr);
+  uint32_t renamed_first_line_host(std::string_view host);
   void infer_hosts_from_local_links(Communicator& comm);
   void group_unnamed_hosts(Communicator& comm);
   bool is_local_link(const Edge& e) const;
-  size_t find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks);
-  // The id of `host`; `added` tells whether the name is new.
-  uint32_t resolve_host(std::string_view host, bool spliced, bool* added = nullptr);
-  void add_framework_line(FrameworkKind kind, LineRef ref, std::string_view text);
-  void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
-  void learn_addresses(std::string_view text, uint32_t host);
-  uint16_t intern_transport(std::string_view text);
-  void remember_text(uint64_t bucket, LineRef ref, std::string_view raw);
+
+  // Networks (network_records.cpp).
+  void on(const At&, const UsingNetworkEvent&);
+  void on(const At&, const NetUsingEvent&);
   void add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref);
-  void add_net_note(uint32_t host, uint64_t pid, const NetNoteEvent& e, LineRef ref, std::string_view raw);
-  void observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,
-               uint32_t host, uint64_t pid, LineRef ref);
+  void on(const At&, const NetNoteEvent&);
+  void add_net_note(const At& at, const NetNoteEvent& e);
+  void on(const At&, const BootstrapEvent&);
+  void learn_addresses(const std::vector<std::string_view>& addresses, uint32_t host);
+  void on(const At&, const NvlsChannelsEvent&);
+  void on(const At&, const NvlsConnectedEvent&);
+
+  // What each process printed about itself (process_records.cpp).
+  void on(const At&, const VersionEvent&);
+  void add_banner(LineRef ref, const ParsedLines::Item& item);
+  void on(const At&, const CudaDriverEvent&);
+  void on(const At&, const EnvEvent&);
+  void on(const At&, const WarnEvent&);
+  void on(const At&, const AffinityEvent&);
+  void on(const At&, const GraphPatternEvent&);
+  void add_binding(LineRef ref, std::string_view clean, const BindingLine& b);
+  void add_framework_line(LineRef ref, const FrameworkLine& line);
+  void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
 
   JobModel& model_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
@@ -229,7 +199,6 @@ class ModelBuilder {
   std::set<std::tuple<uint32_t, int, std::string, int, std::string>> net_note_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
   bool expect_last_error_ = false;
-  std::string scratch_;  // for the applying side
   std::vector<FirstLineHost> first_line_hosts_;  // not seen since; usually none
   std::unordered_map<std::string, uint32_t> renamed_hosts_;  // lost-character name -> its host
 };

@@ -106,6 +106,11 @@ TEST_CASE("counters: unknown, malformed, WARN and text of cited lines") {
   REQUIRE(m.warnings.size() == 1);
   CHECK(m.warnings[0].location == "misc/ibvwrap.cc:63");
   CHECK(m.warnings[0].message == "Failed to open libibverbs.so[.1]");
+  // Read once, as the model stores it: what the WARN means, and its net note.
+  CHECK(m.warnings[0].cls.group == "libibverbs");
+  CHECK(m.warnings[0].cls.severity == WarnSeverity::Warning);
+  REQUIRE(m.net_notes.size() == 1);
+  CHECK(m.net_notes[0].note == NetNote::VerbsMissing);
   REQUIRE(m.text_of(LineRef{0, 1}));
   CHECK(*m.text_of(LineRef{0, 1}) == "gpu01:100:100 [0] NCCL INFO Frobnicating the widget");
   CHECK(m.where(LineRef{0, 4}) == "job.log:4");
@@ -163,6 +168,14 @@ TEST_CASE("PyTorch watchdog, NCCL error and Last error lines are kept though the
   CHECK(m.framework_errors[2].kind == FrameworkKind::LastError);
   CHECK(m.framework_errors[2].text == "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host");
   CHECK(m.framework_errors[2].line.line == 4);
+  // What each says, read once.
+  REQUIRE(m.framework_errors[0].watchdog);
+  CHECK(m.framework_errors[0].watchdog->seq == 808);
+  CHECK(m.framework_errors[0].watchdog->rank == 1u);
+  REQUIRE(m.framework_errors[1].nccl_error);
+  CHECK(m.framework_errors[1].nccl_error->version == "2.18.6");
+  CHECK(m.framework_errors[2].cls.kind == WarnKind::Socket);
+  CHECK(m.framework_errors[2].cls.peer == "192.168.19.14");
 }
 
 TEST_CASE("OOB and bootstrap addresses map IPs to hosts; processes record their init progress") {
@@ -180,6 +193,18 @@ TEST_CASE("OOB and bootstrap addresses map IPs to hosts; processes record their 
   CHECK(p8.init_phase);
   CHECK(p8.init_completes == 0);
   CHECK(p8.init_phase_line.line == 3);
+}
+
+TEST_CASE("a process that printed Init START is in init even without an init-phase line") {
+  auto m = model_from({
+      "gpu01:2771:2771 [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0xabc - Init START",
+  });
+  REQUIRE(m.processes.size() == 1);
+  CHECK(m.processes[0].init_starts == 1);
+  CHECK(m.processes[0].init_phase);
+  CHECK(m.processes[0].init_phase_line.line == 0);
+  CHECK(m.processes[0].first_line.line == 1);
+  CHECK(m.processes[0].lines == 1);
 }
 
 TEST_CASE("2.30 echoes NCCL_NET as a comm config line") {

@@ -3,18 +3,17 @@
 // that see only a prefix of the input; what it tells must be a finding of
 // the batch run, and its report at the end must be the batch run's.
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
-#include "parsers/line_reader.h"
+#include "parsers/line_splitter.h"
 #include "src/pipeline/live_reporter.h"
 #include "src/pipeline/pipeline.h"
 #include "src/report/text_renderer.h"
@@ -75,15 +74,13 @@ LiveResult run_live(const std::vector<std::string>& paths) {
   LiveReporter reporter(builder, log_rules(), all, options, [](std::string_view) {});
   for (const auto& path : paths) {
     uint32_t file = builder.add_file(path);
-    int fd = ::open(path.c_str(), O_RDONLY);
-    REQUIRE(fd >= 0);
-    LineReader reader(fd);
-    Line line;
-    while (reader.next(line)) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    split_lines(text, kDefaultMaxLine, [&](const Line& line) {
       builder.add_line(file, line);
       reporter.after_merge(/*more_input=*/false);
-    }
-    ::close(fd);
+    });
   }
   builder.finish();
   return {report_of(model), reporter.told()};

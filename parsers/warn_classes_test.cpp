@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "checks/health/warn_classes.h"
+#include "parsers/warn_classes.h"
 
 using namespace nd;
 
@@ -18,7 +18,7 @@ TEST_CASE("completion errors of every generation decode their status") {
     WarnClass c = classify_warn(line);
     CHECK(c.kind == WarnKind::IbCompletion);
     CHECK(c.status == 12);
-    CHECK(c.severity == Severity::Error);
+    CHECK(c.severity == WarnSeverity::Error);
     CHECK(c.explanation.find("status 12 IBV_WC_RETRY_EXC_ERR: transport retries exhausted") == 0);
     CHECK(c.explanation.find("vendor_err 129 (0x81: retry counter exceeded)") != std::string::npos);
   }
@@ -55,7 +55,7 @@ TEST_CASE("sockets, CUDA and plugins") {
   CHECK(classify_warn("Cuda failure 'out of memory'").kind == WarnKind::Cuda);
   CHECK(classify_warn("Cuda failure 2 'out of memory'").group == "cuda/out of memory");
   CHECK(classify_warn("NET/OFI Failed to initialize sendrecv protocol").kind == WarnKind::NetPlugin);
-  CHECK(classify_warn("Failed to initialize any NET plugin").severity == Severity::Error);
+  CHECK(classify_warn("Failed to initialize any NET plugin").severity == WarnSeverity::Error);
   CHECK(classify_warn("Bootstrap : no socket interface found").kind == WarnKind::SocketConfig);
   CHECK(classify_warn("something new").kind == WarnKind::Other);
 }
@@ -67,10 +67,39 @@ TEST_CASE("async events: a port coming up is no fault, a port error or a fatal e
     INFO(line);
     WarnClass c = classify_warn(line);
     CHECK(c.kind == WarnKind::IbAsync);
-    CHECK(c.severity == Severity::Info);
+    CHECK(c.severity == WarnSeverity::Info);
   }
   for (const char* line : {"NET/IB : Got async event : port error", "NET/IB : mlx5_0:1 async fatal event: local catastrophic error"}) {
     INFO(line);
-    CHECK(classify_warn(line).severity == Severity::Error);
+    CHECK(classify_warn(line).severity == WarnSeverity::Error);
   }
+}
+
+TEST_CASE("NCCL's own version check names both ranks and decodes their versions") {
+  // 2.23+; a 2.8 library reports the older major*1000 code.
+  WarnClass c = classify_warn("Mismatched NCCL version detected : rank 3 version 22304 rank 0 version 2803");
+  CHECK(c.kind == WarnKind::VersionMismatch);
+  REQUIRE(c.mismatch);
+  CHECK(c.mismatch->rank_a == 3);
+  CHECK(c.mismatch->version_a == "2.23.4");
+  CHECK(c.mismatch->rank_b == 0);
+  CHECK(c.mismatch->version_b == "2.8.3");
+  CHECK_FALSE(classify_warn("Mismatched NCCL version").mismatch);
+  CHECK(decode_version_code("21903") == "2.19.3");
+  CHECK(decode_version_code("123") == "123");
+  CHECK(decode_version_code("12345678") == "12345678");
+}
+
+TEST_CASE("two ranks on one GPU, in the words of each NCCL generation") {
+  // 2.5-2.29, 2.30.3, 2.30.7
+  for (const char* line : {"Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+                           "Multiple ranks detected using the same GPU",
+                           "Multiple Ranks are using the same GPU/Partition"}) {
+    INFO(line);
+    WarnClass c = classify_warn(line);
+    CHECK(c.kind == WarnKind::DuplicateGpu);
+    CHECK(c.severity == WarnSeverity::Error);
+    CHECK(c.group == "duplicate-gpu");
+  }
+  CHECK(classify_warn("Duplicate GPUs in the list").kind == WarnKind::Other);
 }

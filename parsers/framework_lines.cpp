@@ -1,0 +1,63 @@
+#include "parsers/framework_lines.h"
+
+#include <re2/re2.h>
+
+#include "parsers/envelope.h"
+#include "src/util/numbers.h"
+#include "src/util/text.h"
+
+namespace nd {
+namespace {
+
+std::optional<WatchdogTimeout> parse_watchdog(const std::string& text) {
+  static const RE2 kWork(R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+).*?Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds)");
+  static const RE2 kRank(R"(\[Rank (\d+)\])");
+  std::string seq, op, timeout, ran, rank;
+  if (!RE2::PartialMatch(text, kWork, &seq, &op, &timeout, &ran)) return std::nullopt;
+  WatchdogTimeout t{parse_u64(seq).value_or(0), op, parse_u64(timeout).value_or(0), parse_u64(ran).value_or(0), {}};
+  if (RE2::PartialMatch(text, kRank, &rank)) t.rank = parse_u32(rank).value_or(0);
+  return t;
+}
+
+// Anchored on PyTorch's own shapes (`file.cpp:123, ` and `exception: `), so
+// that quoted code or a grep pattern naming "NCCL error" is not taken for one.
+std::optional<NcclErrorReport> parse_nccl_error(const std::string& text) {
+  static const RE2 kIn(R"(NCCL error in: [^\s,]+:\d+, ([a-z].*?)(?:, NCCL version (\S+))?$)");
+  static const RE2 kAsync(R"((?:exception|Error): NCCL error: ([a-z].*)$)");
+  NcclErrorReport r;
+  if (RE2::PartialMatch(text, kIn, &r.error, &r.version) || RE2::PartialMatch(text, kAsync, &r.error)) return r;
+  return std::nullopt;
+}
+
+}  // namespace
+
+FrameworkLine parse_framework_line(FrameworkKind kind, std::string_view text) {
+  FrameworkLine out;
+  out.kind = kind;
+  std::string scratch;
+  std::string_view clean = strip_control(text, scratch);
+  Envelope env = strip_envelope(clean);
+  std::string_view payload = env.payload;
+  // A `Last error:` message may sit on the same line ("Last error: socket...").
+  if (kind == FrameworkKind::LastError) {
+    if (size_t pos = payload.find("Last error:"); pos != std::string_view::npos) {
+      payload = payload.substr(pos + 11);
+      while (!payload.empty() && payload.front() == ' ') payload.remove_prefix(1);
+      out.opens_last_error = payload.empty();
+    }
+  }
+  out.clean = std::string(clean);
+  out.launcher_host = std::string(env.launcher_host);
+  out.launcher_rank = env.launcher_rank;
+  out.text = valid_utf8(payload.substr(0, kMaxFrameworkText));
+  switch (kind) {
+    case FrameworkKind::WatchdogTimeout: out.watchdog = parse_watchdog(out.text); break;
+    case FrameworkKind::NcclError: out.nccl_error = parse_nccl_error(out.text); break;
+    case FrameworkKind::LastError:
+      if (!out.text.empty()) out.cls = classify_warn(out.text);
+      break;
+  }
+  return out;
+}
+
+}  // namespace nd

@@ -1,0 +1,286 @@
+#include "parsers/line_parser.h"
+
+#include <cstring>
+
+#include "parsers/fast_shapes.h"
+#include "parsers/nccl_prefix.h"
+
+namespace nd {
+
+LineCounts& LineCounts::operator+=(const LineCounts& o) {
+  lines += o.lines;
+  truncated_lines += o.truncated_lines;
+  nccl_lines += o.nccl_lines;
+  info_lines += o.info_lines;
+  warn_lines += o.warn_lines;
+  spliced_lines += o.spliced_lines;
+  return *this;
+}
+
+LineCounts& LineCounts::operator-=(const LineCounts& o) {
+  lines -= o.lines;
+  truncated_lines -= o.truncated_lines;
+  nccl_lines -= o.nccl_lines;
+  info_lines -= o.info_lines;
+  warn_lines -= o.warn_lines;
+  spliced_lines -= o.spliced_lines;
+  return *this;
+}
+
+void ParsedLines::clear() {
+  items.clear();
+  expect_last_error = false;
+  first_text = {};
+  first_number = first_items = 0;
+  first_share = {};
+  bindings.clear();
+  frameworks.clear();
+  counts = {};
+  cleaned.clear();
+  hosts.clear();
+}
+
+bool holds_nccl_marker(std::string_view text) { return memmem(text.data(), text.size(), " NCCL ", 6) != nullptr; }
+
+bool needs_line_by_line(std::string_view first_line) {
+  return memmem(first_line.data(), first_line.size(), "Last error:", 11) != nullptr;
+}
+
+std::string_view launcher_host_name(std::string_view host) {
+  bool ip = host.find_first_not_of("0123456789.") == std::string_view::npos;
+  std::string_view name = ip ? host : host.substr(0, host.find('.'));
+  return is_placeholder_host(name) ? std::string_view{} : name;
+}
+
+namespace {
+
+// Every line the model uses holds "NCCL ": hop on the rare 'N'.
+bool has_nccl(std::string_view s) {
+  size_t pos = 0;
+  while (pos + 5 <= s.size()) {
+    const void* hit = std::memchr(s.data() + pos, 'N', s.size() - 4 - pos);
+    if (!hit) return false;
+    pos = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    if (std::memcmp(s.data() + pos, "NCCL ", 5) == 0) return true;
+    ++pos;
+  }
+  return false;
+}
+
+// Adds a framework line; returns whether it opens a `Last error:` message.
+bool add_framework(ParsedLines& out, const Line& line, FrameworkKind kind, std::string_view raw,
+                   ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = item_kind;
+  item.line = line.number;
+  item.raw = raw;
+  item.index = static_cast<uint32_t>(out.frameworks.size());
+  return out.frameworks.emplace_back(parse_framework_line(kind, raw)).opens_last_error;
+}
+
+// A view of `text` without control bytes that lives as long as `out`.
+std::string_view cleaned(std::string_view text, ParsedLines& out) {
+  std::string_view clean = strip_control(text, out.scratch);
+  if (clean.data() == out.scratch.data()) {
+    out.cleaned.push_back(std::move(out.scratch));
+    clean = out.cleaned.back();
+    out.scratch = std::string();
+  }
+  return clean;
+}
+
+// The bulk of a COLL log is one per-operation INFO line per call and rank.
+// Such a line only counts, once its process's host is known. The caller has
+// made sure that `marker` is the line's only " NCCL " and that the line holds
+// no control byte or CR.
+bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out) {
+  auto known = [&](std::string_view host) {
+    return (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
+  };
+  if (size_t host_end = leading_per_operation_host(text, marker)) return known(text.substr(0, host_end));
+  auto host = per_operation_host(text, marker);
+  if (!host || !known(*host)) return false;
+  // A header the envelope stripper would not leave at the start: full path.
+  return host->data() == text.data() || strip_envelope(text).payload.data() == host->data();
+}
+
+bool counts_only(std::string_view text, const ParsedLines& out) {
+  // glibc's memmem is several times slower than hopping on the 'N'.
+  size_t marker = find_nccl_word(text);
+  if (marker == std::string_view::npos || marker + 11 > text.size()) return false;
+  if (find_nccl_word(text, marker + 11) != std::string_view::npos || has_control_or_cr(text)) return false;
+  return counts_only_at(text, marker, out);
+}
+
+void parse_binding_line(const Line& line, ParsedLines& out) {
+  std::string_view clean = cleaned(line.text, out);
+  Envelope env = strip_envelope(clean);
+  auto b = parse_binding(env.payload);
+  if (!b) return;
+  // NCCL prints gethostname() cut at the first dot; launchers print it whole.
+  b->host = b->host.substr(0, b->host.find('.'));
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Binding;
+  item.line = line.number;
+  item.raw = clean;
+  item.index = static_cast<uint32_t>(out.bindings.size());
+  out.bindings.push_back(std::move(*b));
+}
+
+// A line without "NCCL ": a launcher's binding report, PyTorch's watchdog
+// and `Last error:` lines, or nothing the model reads.
+void parse_other_line(const Line& line, ParsedLines& out) {
+  if (line.text.size() < 11) return;
+  if (has_binding_needle(line.text)) {
+    parse_binding_line(line, out);
+  } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
+    add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
+  } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
+    out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
+  }
+}
+
+// A part of a line with no NCCL header: PyTorch's error lines, or the raw
+// stdout banner (<= 2.21) that a launcher prefix may name the host of.
+void parse_headerless(const Line& line, std::string_view segment, const Envelope& env, ParsedLines& out) {
+  bool watchdog = env.payload.find("Watchdog caught") != std::string_view::npos;
+  if (watchdog || env.payload.find("NCCL error") != std::string_view::npos) {
+    add_framework(out, line, watchdog ? FrameworkKind::WatchdogTimeout : FrameworkKind::NcclError, segment);
+    return;
+  }
+  std::string_view rest;
+  if (!is_raw_banner(env.payload, rest)) return;
+  Event ev = classify_message(env.payload);
+  if (!std::holds_alternative<VersionEvent>(ev)) return;
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Banner;
+  item.line = line.number;
+  item.raw = segment;
+  item.launcher_host = launcher_host_name(env.launcher_host);
+  item.event = std::move(ev);
+}
+
+// Header i of `scan` over `scanned`, the first scan of the segment or not.
+void add_message(const Line& line, std::string_view segment, const Envelope& env, const HeaderScan& scan, size_t i,
+                 std::string_view scanned, bool first_scan, ParsedLines& out) {
+  const NcclHeader& h = scan.headers[i];
+  ++out.counts.nccl_lines;
+  if (h.level == Level::Warn) ++out.counts.warn_lines;
+  if (h.level == Level::Info) ++out.counts.info_lines;
+  bool spliced = !first_scan || i > 0 || h.column > 0;
+  bool named = h.host_form == HostForm::Named;
+  // classify() takes a per-operation message for IgnoredEvent at once.
+  bool per_op = is_per_operation(h.payload);
+  bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
+  Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
+  auto kind = ParsedLines::Kind::Message;
+  if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
+    // Without a host of its own, only a launcher's host could be news.
+    if (!named && env.launcher_host.empty()) return;
+    if (named && !spliced && ((out.known_hosts && out.known_hosts->contains(h.host)) || out.hosts.contains(h.host))) {
+      return;
+    }
+    kind = ParsedLines::Kind::HostSighting;
+  }
+  if (!spliced && named) out.hosts.insert(h.host);
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = kind;
+  item.spliced = spliced;
+  item.line = line.number;
+  item.raw = segment;
+  if (scan.count == kMaxHeadersPerLine || !first_scan) {
+    // One message of a flattened log: cite it, not the whole log.
+    size_t end = i + 1 < scan.count ? scan.headers[i + 1].column : scanned.size();
+    item.raw = scanned.substr(h.column, end - h.column);
+  }
+  item.header = h;
+  item.event = std::move(ev);
+  if (!named) {
+    item.launcher_host = launcher_host_name(env.launcher_host);
+    item.launcher_rank = env.launcher_rank;
+    item.rank_from = env.rank_from;
+  }
+}
+
+// One screen line of a line that holds "NCCL ".
+void parse_segment(const Line& line, std::string_view segment, ParsedLines& out) {
+  Envelope env = strip_envelope(segment);
+  HeaderScan scan = scan_nccl_headers(env.payload);
+  if (scan.count == 0) return parse_headerless(line, segment, env, out);
+  if (scan.spliced) ++out.counts.spliced_lines;
+  // A paste that lost its newlines holds a whole log in one line: the scan
+  // stops at kMaxHeadersPerLine, so scan again from the last header found.
+  std::string_view scanned = env.payload;
+  for (bool first_scan = true;; first_scan = false) {
+    bool more = scan.count == kMaxHeadersPerLine;
+    size_t use = more ? scan.count - 1 : scan.count;
+    for (size_t i = 0; i < use; ++i) add_message(line, segment, env, scan, i, scanned, first_scan, out);
+    if (!more) break;
+    scanned = scanned.substr(scan.headers[use].column);
+    scan = scan_nccl_headers(scanned);
+  }
+}
+
+// try_count = false: the caller knows the line is not one to only count.
+void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true) {
+  ++out.counts.lines;
+  if (line.truncated) ++out.counts.truncated_lines;
+  // `Last error:` puts ncclGetLastError's text on the next line, which holds
+  // no marker of its own.
+  if (out.expect_last_error) {
+    out.expect_last_error = false;
+    // The message may be empty; then the next line is anything, NCCL's own included.
+    if (!holds_nccl_marker(line.text)) {
+      out.expect_last_error =
+          add_framework(out, line, FrameworkKind::LastError, line.text, ParsedLines::Kind::LastErrorText);
+      return;
+    }
+  }
+  if (try_count && counts_only(line.text, out)) {
+    ++out.counts.nccl_lines;
+    ++out.counts.info_lines;
+    return;
+  }
+  // Cheap reject: every NCCL line the model uses holds "NCCL ".
+  if (!has_nccl(line.text)) return parse_other_line(line, out);
+  std::string_view clean = line.text;
+  bool special = has_control_or_cr(clean);
+  if (special) clean = cleaned(line.text, out);
+  // tqdm-style carriage returns put several screen lines in one; each counts.
+  while (!clean.empty()) {
+    size_t cr = special ? clean.find('\r') : std::string_view::npos;
+    std::string_view segment = clean.substr(0, cr);
+    clean = cr == std::string_view::npos ? std::string_view{} : clean.substr(cr + 1);
+    parse_segment(line, segment, out);
+  }
+}
+
+}  // namespace
+
+void parse_line(const Line& line, ParsedLines& out) {
+  if (out.counts.lines > 0) return parse_one_line(line, out);
+  // The first line of a batch may turn out to be the message of a `Last
+  // error:` line in the batch before; the merge then takes it back.
+  LineCounts before = out.counts;
+  parse_one_line(line, out);
+  out.first_text = line.text;
+  out.first_number = line.number;
+  out.first_items = out.items.size();
+  out.first_share = out.counts;
+  out.first_share -= before;
+  out.first_share.lines = out.first_share.truncated_lines = 0;
+}
+
+void parse_marked_line(const Line& line, size_t marker, ParsedLines& out) {
+  // What parse_one_line() would do first: the first line of a batch, a line
+  // after `Last error:` and a cut line each take the full path.
+  if (marker == std::string_view::npos || out.counts.lines == 0 || out.expect_last_error || line.truncated) {
+    return parse_line(line, out);
+  }
+  if (!counts_only_at(line.text, marker, out)) return parse_one_line(line, out, /*try_count=*/false);
+  ++out.counts.lines;
+  ++out.counts.nccl_lines;
+  ++out.counts.info_lines;
+}
+
+}  // namespace nd

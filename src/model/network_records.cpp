@@ -1,0 +1,72 @@
+// What the lines say about networks: NCCL's choice, each host's devices and
+// addresses, plugin and verbs notes, NVLS.
+
+#include <algorithm>
+
+#include "src/model/model_builder.h"
+#include "src/util/text.h"
+
+namespace nd {
+namespace {
+
+// Bytes of a net note's name kept: a plugin's dlerror() can be long.
+constexpr size_t kMaxNoteName = 512;
+
+}  // namespace
+
+void ModelBuilder::on(const At& at, const UsingNetworkEvent& e) {
+  remember_text(0, at.ref, at.raw);
+  observe(model_.using_network, e.name, at.host, at.pid, at.ref);
+  mark_init_phase(at.process, at.ref, at.raw);
+}
+
+void ModelBuilder::on(const At& at, const NetUsingEvent& e) {
+  remember_text(0, at.ref, at.raw);
+  observe(model_.net_using, e.net, at.host, at.pid, at.ref);
+  add_host_nets(at.host, e, at.ref);
+  if (e.net == "IB") {
+    uint32_t& nics = model_.nics_per_host[at.host];
+    nics = std::max(nics, e.device_count);
+  }
+  learn_addresses(e.addresses, at.host);
+  mark_init_phase(at.process, at.ref, at.raw);
+}
+
+void ModelBuilder::on(const At& at, const NetNoteEvent& e) { add_net_note(at, e); }
+
+void ModelBuilder::on(const At& at, const BootstrapEvent& e) { learn_addresses(e.addresses, at.host); }
+
+void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {
+  model_.max_nvls_channels = std::max(model_.max_nvls_channels, e.channels);
+}
+
+void ModelBuilder::on(const At&, const NvlsConnectedEvent&) { model_.nvls_connected = true; }
+
+void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
+  if (e.devices.empty() || host == kNoHost || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
+  auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
+  if (!inserted) return;
+  HostNets nets{host, valid_utf8(e.net), {}, ref};
+  for (const auto& d : e.devices) {
+    nets.devices.push_back({d.index, valid_utf8(d.name), d.port, valid_utf8(d.link_layer), valid_utf8(d.address)});
+  }
+  model_.host_nets.push_back(std::move(nets));
+}
+
+void ModelBuilder::add_net_note(const At& at, const NetNoteEvent& e) {
+  if (model_.net_notes.size() >= JobModel::kMaxNetNotes) return;
+  std::string name = valid_utf8(e.name.substr(0, kMaxNoteName));
+  std::string call = valid_utf8(e.call);
+  if (!net_note_keys_.emplace(at.host, static_cast<int>(e.note), name, e.status, call).second) return;
+  remember_text(0, at.ref, at.raw);
+  model_.net_notes.push_back({e.note, at.host, at.pid, std::move(name), e.version, e.status, std::move(call), at.ref});
+}
+
+// Every address a host's lines name as its own maps to that host.
+void ModelBuilder::learn_addresses(const std::vector<std::string_view>& addresses, uint32_t host) {
+  for (std::string_view ip : addresses) {
+    if (model_.ip_hosts.size() < JobModel::kMaxIpHosts) model_.ip_hosts.emplace(std::string(ip), host);
+  }
+}
+
+}  // namespace nd

@@ -1,0 +1,125 @@
+// What each process printed about itself and its setting: versions, driver,
+// environment, WARNs, CPU affinity and bindings, graph shapes, and the
+// framework's error lines.
+
+#include <fmt/format.h>
+
+#include "src/model/model_builder.h"
+#include "src/util/text.h"
+
+namespace nd {
+
+void ModelBuilder::on(const At& at, const VersionEvent& e) {
+  remember_text(0, at.ref, at.raw);
+  observe(model_.versions, e.version, at.host, at.pid, at.ref);
+  if (!e.cuda.empty()) observe(model_.cuda_versions, e.cuda, at.host, at.pid, at.ref);
+}
+
+// The raw stdout banner: the launcher prefix, if any, names its host.
+void ModelBuilder::add_banner(LineRef ref, const ParsedLines::Item& item) {
+  const auto& v = std::get<VersionEvent>(item.event);
+  uint32_t host = item.launcher_host.empty() ? kNoHost : resolve_host(item.launcher_host, false);
+  observe(model_.versions, v.version, host, 0, ref);
+  if (!v.cuda.empty()) observe(model_.cuda_versions, v.cuda, host, 0, ref);
+  remember_text(0, ref, item.raw);
+}
+
+void ModelBuilder::on(const At& at, const CudaDriverEvent& e) {
+  if (!model_.driver_versions.count(e.version)) remember_text(0, at.ref, at.raw);
+  auto& list = model_.driver_versions[e.version];
+  if (list.size() < JobModel::kMaxObservations && observed_.insert(SeenKey{&list, at.host, at.pid}).second) {
+    list.push_back({at.host, at.pid, at.ref});
+  }
+}
+
+void ModelBuilder::on(const At& at, const EnvEvent& e) {
+  if (model_.env.size() >= JobModel::kMaxEnvSettings) return;
+  if (!env_seen_.insert(fmt::format("{}\n{}\n{}", at.host, e.name, e.value)).second) return;
+  remember_text(0, at.ref, at.raw);
+  model_.env.push_back({std::string(e.name), valid_utf8(e.value), at.host, at.ref});
+}
+
+void ModelBuilder::on(const At& at, const WarnEvent& e) {
+  if (e.note) add_net_note(at, *e.note);
+  if (model_.warnings.size() >= JobModel::kMaxWarnings) {
+    ++model_.warnings_dropped;
+    return;
+  }
+  remember_text(0, at.ref, at.raw);
+  std::string message = valid_utf8(e.message);
+  WarnClass cls = classify_warn(message);
+  model_.warnings.push_back(
+      {at.host, at.pid, at.header.dev, valid_utf8(e.location), std::move(message), at.ref, std::move(cls)});
+}
+
+void ModelBuilder::on(const At& at, const AffinityEvent& e) {
+  if (model_.affinities.size() >= JobModel::kMaxTopologyRecords) return;
+  if (!affinity_keys_.emplace(at.host, at.pid, e.gpu).second) return;
+  AffinityRecord r;
+  r.host = at.host;
+  r.pid = at.pid;
+  r.gpu = e.gpu;
+  r.empty = e.empty;
+  if (!e.affinity.empty()) r.affinity = e.hex_mask ? parse_cpu_mask(e.affinity) : parse_cpu_list(e.affinity);
+  if (!e.gpu_affinity.empty()) r.gpu_set = parse_cpu_list(e.gpu_affinity);
+  if (!e.cpu_affinity.empty()) r.cpu_set = parse_cpu_list(e.cpu_affinity);
+  r.line = at.ref;
+  remember_text(0, at.ref, at.raw);
+  model_.affinities.push_back(std::move(r));
+}
+
+void ModelBuilder::on(const At& at, const GraphPatternEvent& e) {
+  if (model_.graph_patterns.size() >= JobModel::kMaxTopologyRecords) return;
+  if (!pattern_keys_.emplace(at.host, e.pattern, e.nchannels, std::string(e.type_intra), std::string(e.type_inter))
+           .second) {
+    return;
+  }
+  remember_text(0, at.ref, at.raw);
+  model_.graph_patterns.push_back({at.host, at.pid, e.pattern, e.nchannels, e.bw_intra, e.bw_inter,
+                                   std::string(e.type_intra), std::string(e.type_inter), at.ref});
+}
+
+void ModelBuilder::add_binding(LineRef ref, std::string_view clean, const BindingLine& b) {
+  if (model_.bindings.size() >= JobModel::kMaxTopologyRecords) return;
+  uint32_t host_id = b.host.empty() ? kNoHost : resolve_host(b.host, false);
+  if (!binding_keys_.emplace(static_cast<int>(b.source), host_id, b.task).second) return;
+  remember_text(0, ref, clean);
+  model_.bindings.push_back({b.source, host_id, b.pid, b.task, b.unbound, b.whole_sockets, b.unit, b.cpus, ref});
+}
+
+void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
+  if (f.opens_last_error) {
+    expect_last_error_ = true;
+    return;
+  }
+  if (f.kind == FrameworkKind::LastError && f.text.empty()) return;
+  if (model_.framework_errors.size() >= JobModel::kMaxWarnings) {
+    ++model_.warnings_dropped;
+    return;
+  }
+  FrameworkRecord r;
+  r.kind = f.kind;
+  // Only a host the log already knows: `torch.distributed.DistBackendError: `
+  // looks like a pdsh prefix too.
+  if (!f.launcher_host.empty()) {
+    if (auto id = model_.hosts.find(f.launcher_host)) r.host = *id;
+  }
+  r.launcher_rank = f.launcher_rank;
+  r.text = f.text;
+  r.line = ref;
+  r.watchdog = f.watchdog;
+  r.nccl_error = f.nccl_error;
+  r.cls = f.cls;
+  remember_text(0, ref, f.clean);
+  model_.framework_errors.push_back(std::move(r));
+  // "NCCL error in: ..." is followed by a detail line, then `Last error:`.
+}
+
+void ModelBuilder::mark_init_phase(Process& p, LineRef ref, std::string_view raw) {
+  if (p.rec.init_phase) return;
+  p.rec.init_phase = true;
+  p.rec.init_phase_line = ref;
+  remember_text(0, ref, raw);
+}
+
+}  // namespace nd
