@@ -3,11 +3,11 @@
 #include <cstring>
 
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 

@@ -7,11 +7,11 @@
 
 #include "parsers/nccl_patterns.h"
 #include "parsers/simd.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 // RE2's \s: [\t\n\f\r ].

@@ -11,6 +11,7 @@
 #include "parsers/net_devices.h"
 #include "parsers/net_notes.h"
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 
@@ -53,7 +54,6 @@ constexpr std::string_view kIgnoredPrefixes[] = {
     "Ignoring ", "Retrying", "Dumping", "Comm ", "MNNVL", "Revoke", "Abort",
 };
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool ignored_message(std::string_view msg) {
   for (auto p : kIgnoredPrefixes) {

@@ -6,11 +6,11 @@
 
 #include "parsers/fast_shapes.h"
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Characters that cannot be part of a host name; they end the host token.
 bool ends_host(char c) {

@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
@@ -11,9 +12,10 @@ using re2::StringPiece;
 
 std::string_view sv(StringPiece p) { return {p.data(), p.size()}; }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '.')) s.remove_suffix(1);
+// A message's words, without the blanks around them or the full stop after.
+std::string_view words_of(std::string_view s) {
+  s = trim(s);
+  while (!s.empty() && s.back() == '.') s = trim(s.substr(0, s.size() - 1));
   return s;
 }
 
@@ -34,7 +36,7 @@ NetNoteEvent note(NetNote kind, std::string_view name = {}) {
 // it is there and something else failed, such as a library it needs
 // (`libfabric.so.1: cannot open shared object file`) or a symbol.
 NetNoteEvent load_error(std::string_view dlerror) {
-  dlerror = trim(dlerror);
+  dlerror = words_of(dlerror);
   constexpr std::string_view kMissing = ": cannot open shared object file: No such file or directory";
   if (size_t pos = dlerror.find(kMissing); pos != std::string_view::npos) {
     std::string_view lib = dlerror.substr(0, pos);
@@ -62,12 +64,12 @@ std::optional<NetNoteEvent> plugin_line(std::string_view rest) {
   if (take_prefix(rest, "Could not find:")) {
     // 2.22-2.26 `Could not find: a.so b.so. Using internal network plugin.`, 2.27 `... . `, 2.28+ no tail.
     if (size_t dot = rest.find(". "); dot != std::string_view::npos) rest = rest.substr(0, dot);
-    return note(NetNote::PluginNotFound, trim(rest));
+    return note(NetNote::PluginNotFound, words_of(rest));
   }
   if (rest.starts_with("Using internal network plugin")) return note(NetNote::PluginNotFound);
   if (take_prefix(rest, "Loaded net plugin ")) {
     // `Loaded net plugin NCCL RDMA Plugin v8 (v8)`: the name may hold spaces and digits.
-    rest = trim(rest);
+    rest = words_of(rest);
     NetNoteEvent e = note(NetNote::PluginLoaded, rest);
     if (size_t v = rest.rfind(" (v"); v != std::string_view::npos && rest.ends_with(')')) {
       e.name = rest.substr(0, v);
@@ -140,7 +142,7 @@ std::optional<NetNoteEvent> parse_net_note(std::string_view msg, bool warn) {
         take_prefix(rest, " ");
         if (!take_prefix(rest, ":")) return std::nullopt;
         take_prefix(rest, " ");
-        if (warn) return note(NetNote::PluginWarn, trim(msg));
+        if (warn) return note(NetNote::PluginWarn, words_of(msg));
         return plugin_line(rest);
       }
       if (rest.starts_with("IB : No device found")) return note(NetNote::IbNoDevice);
@@ -154,12 +156,12 @@ std::optional<NetNoteEvent> parse_net_note(std::string_view msg, bool warn) {
       }
       if (warn && rest.starts_with("IB")) return ib_warn(msg);
       // Before 2.28 a plugin that fails to initialise says so only in its own WARN.
-      if (warn && rest.starts_with("OFI ")) return note(NetNote::PluginWarn, trim(msg));
+      if (warn && rest.starts_with("OFI ")) return note(NetNote::PluginWarn, words_of(msg));
       return std::nullopt;
     }
     case 'F':
       if (msg.starts_with("Failed to open libibverbs")) return note(NetNote::VerbsMissing, "libibverbs.so[.1]");
-      if (take_prefix(msg, "Failed to initialize NET plugin ")) return note(NetNote::PluginInitFailed, trim(msg));
+      if (take_prefix(msg, "Failed to initialize NET plugin ")) return note(NetNote::PluginInitFailed, words_of(msg));
       return std::nullopt;
     case 'C':
       // 2.30.3+ tries NCCL_IBVERBS_LIB, libibverbs.so, libibverbs.so.1 in turn: only
@@ -174,16 +176,16 @@ std::optional<NetNoteEvent> parse_net_note(std::string_view msg, bool warn) {
       // (tuner, profiler and env plugins name themselves).
       if (take_prefix(msg, "Successfully loaded external ")) {
         if (take_prefix(msg, "plugin ") || take_prefix(msg, "network plugin ")) {
-          return note(NetNote::PluginLoaded, trim(msg));
+          return note(NetNote::PluginLoaded, words_of(msg));
         }
       }
       return std::nullopt;
     case 'I':
-      if (take_prefix(msg, "Initialized NET plugin ")) return note(NetNote::PluginInitialized, trim(msg));
+      if (take_prefix(msg, "Initialized NET plugin ")) return note(NetNote::PluginInitialized, words_of(msg));
       return std::nullopt;
     case 'A':
       if (take_prefix(msg, "Assigned NET plugin ")) {
-        msg = trim(msg);
+        msg = words_of(msg);
         if (msg.ends_with(" to comm")) msg.remove_suffix(8);
         return note(NetNote::PluginAssigned, msg);
       }
