@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/model/channels.h"
 #include "src/model/ring_graph.h"
 
 namespace nd {
@@ -25,6 +26,48 @@ std::string nic_name(const JobModel& model, uint32_t host, const std::string& ne
   }
   return fmt::format("NET/{}/{}", net_name, dev);
 }
+
+namespace {
+
+// By host id: some rank of the host, in a communicator across hosts, has no
+// connection line on a channel the communicator set up, or the communicator
+// has a rank on no known host (whose lines may be the missing ones).
+std::vector<bool> hosts_seen_in_part(const JobModel& model) {
+  std::vector<bool> partial(model.hosts.size());
+  for (const auto& comm : model.comms) {
+    uint32_t first_host = kNoHost;
+    bool across = false;
+    for (const auto& r : comm.ranks) {
+      if (r.host == kNoHost) continue;
+      if (first_host == kNoHost) first_host = r.host;
+      across |= r.host != first_host;
+    }
+    std::vector<uint16_t> channels = across ? channels_set_up(comm).list() : std::vector<uint16_t>{};
+    if (channels.empty()) continue;
+    std::vector<uint16_t> slot(size_t{channels.back()} + 1, 0);
+    for (size_t k = 0; k < channels.size(); ++k) slot[channels[k]] = static_cast<uint16_t>(k);
+    const size_t nch = channels.size();
+    std::vector<bool> said(comm.ranks.size() * nch);
+    for (const auto& e : comm.edges) {
+      if (e.send_transport != kNoTransport && e.sender < comm.ranks.size()) said[e.sender * nch + slot[e.channel]] = true;
+      if (e.recv_transport != kNoTransport && e.receiver < comm.ranks.size()) {
+        said[e.receiver * nch + slot[e.channel]] = true;
+      }
+    }
+    bool placed = comm.ranks.size() >= comm.size() &&
+                  std::none_of(comm.ranks.begin(), comm.ranks.end(), [](const RankInfo& r) { return r.host == kNoHost; });
+    for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
+      uint32_t h = comm.ranks[r].host;
+      if (h == kNoHost || partial[h]) continue;
+      bool whole = placed;
+      for (size_t k = 0; whole && k < nch; ++k) whole = said[r * nch + k];
+      if (!whole) partial[h] = true;
+    }
+  }
+  return partial;
+}
+
+}  // namespace
 
 std::vector<HostRails> build_rail_map(const JobModel& model) {
   using Key = std::tuple<int, std::string, int>;  // gpu, net, dev
@@ -57,6 +100,7 @@ std::vector<HostRails> build_rail_map(const JobModel& model) {
     }
   }
   std::vector<HostRails> out;
+  std::vector<bool> partial = hosts_seen_in_part(model);
   for (auto& [host, uses] : per_host) {
     HostRails h;
     h.host = host;
@@ -67,7 +111,8 @@ std::vector<HostRails> build_rail_map(const JobModel& model) {
     auto top = std::max_element(by_net.begin(), by_net.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
     h.listed = listed_nets(model, host, top->first);
-    if (h.listed && !top->first.starts_with("Socket")) {
+    h.whole = host < partial.size() && !partial[host];
+    if (h.whole && h.listed && !top->first.starts_with("Socket")) {
       for (const auto& d : h.listed->devices) {
         bool used = std::any_of(h.uses.begin(), h.uses.end(),
                                 [&](const RailUse& u) { return u.net == top->first && u.dev == d.index; });

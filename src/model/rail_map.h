@@ -28,7 +28,12 @@ struct HostRails {
   uint32_t host = kNoHost;
   std::vector<RailUse> uses;          // sorted by gpu, net, dev
   const HostNets* listed = nullptr;   // the devices NCCL listed for the data net
-  std::vector<int> idle_devs;         // listed devices no GPU uses (RDMA nets only)
+  // The log shows this host's connections whole: every rank of it printed a
+  // connection line on every channel its communicator set up, and every
+  // rank of those communicators is placed on a host. Only then can a NIC be
+  // seen idle: a paste is usually an excerpt.
+  bool whole = false;
+  std::vector<int> idle_devs;         // listed devices no GPU uses (RDMA nets only); empty unless whole
 };
 
 // One entry per host with inter-node NET traffic, sorted by host name.

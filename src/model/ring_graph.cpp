@@ -90,39 +90,47 @@ std::vector<uint32_t> TreeGraph::roots() const {
   return out;
 }
 
+RingSource ring_source(const Communicator& comm) {
+  if (!comm.graph_rings.empty()) return RingSource::GraphLines;
+  bool whole = !comm.listings.empty() && std::all_of(comm.listings.begin(), comm.listings.end(),
+                                                     [&](const ListingRecord& l) { return l.whole(comm.size()); });
+  return whole ? RingSource::Listing : RingSource::Connections;
+}
+
 std::map<uint16_t, RingGraph> build_rings(const Communicator& comm) {
   std::map<uint16_t, RingGraph> rings;
   uint32_t n = comm.size();
-  auto ring = [&](uint16_t ch, RingSource src) -> RingGraph& {
+  RingSource source = ring_source(comm);
+  auto ring = [&](uint16_t ch) -> RingGraph& {
     auto [it, inserted] = rings.try_emplace(ch, n);
-    if (inserted) it->second.source = src;
+    if (inserted) it->second.source = source;
     return it->second;
   };
-  if (!comm.graph_rings.empty()) {
-    for (const auto& g : comm.graph_rings) {
-      if (g.next < 0) continue;
-      auto me = static_cast<uint32_t>(g.me);
-      auto next = static_cast<uint32_t>(g.next);
-      ring(g.channel, RingSource::GraphLines).add_link(me, next, {locality(comm, me, next), g.line});
-    }
-    return rings;
-  }
-  bool complete_listing = !comm.listings.empty();
-  for (const auto& l : comm.listings) complete_listing &= l.whole(n);
-  if (complete_listing) {
-    for (const auto& l : comm.listings) {
-      auto& g = ring(l.channel, RingSource::Listing);
-      for (size_t i = 0; i < l.ranks.size(); ++i) {
-        uint32_t a = l.ranks[i];
-        uint32_t b = l.ranks[(i + 1) % l.ranks.size()];
-        g.add_link(a, b, {locality(comm, a, b), l.line});
+  switch (source) {
+    case RingSource::GraphLines:
+      for (const auto& g : comm.graph_rings) {
+        if (g.next < 0) continue;
+        auto me = static_cast<uint32_t>(g.me);
+        auto next = static_cast<uint32_t>(g.next);
+        ring(g.channel).add_link(me, next, {locality(comm, me, next), g.line});
       }
-    }
-    return rings;
-  }
-  for (const auto& e : comm.edges) {
-    if (e.conn_index > 0) continue;
-    ring(e.channel, RingSource::Connections).add_link(e.sender, e.receiver, {locality(comm, e.sender, e.receiver), e.line()});
+      break;
+    case RingSource::Listing:
+      for (const auto& l : comm.listings) {
+        auto& g = ring(l.channel);
+        for (size_t i = 0; i < l.ranks.size(); ++i) {
+          uint32_t a = l.ranks[i];
+          uint32_t b = l.ranks[(i + 1) % l.ranks.size()];
+          g.add_link(a, b, {locality(comm, a, b), l.line});
+        }
+      }
+      break;
+    case RingSource::Connections:
+      for (const auto& e : comm.edges) {
+        if (e.conn_index > 0) continue;
+        ring(e.channel).add_link(e.sender, e.receiver, {locality(comm, e.sender, e.receiver), e.line()});
+      }
+      break;
   }
   return rings;
 }

@@ -61,8 +61,11 @@ class TreeGraph : public ChannelGraph {  // links point child -> parent
   std::vector<uint32_t> roots() const;  // ranks with children and no parent
 };
 
-// Rings per channel, from GRAPH `Ring` lines when present, else the rank-0
-// listing, else connIndex-0 connection edges.
+// Where a communicator's rings are read from: GRAPH `Ring` lines when
+// present, else the rank-0 listing when it is whole on every channel, else
+// connIndex-0 connection edges.
+RingSource ring_source(const Communicator& comm);
+// Rings per channel, from ring_source().
 std::map<uint16_t, RingGraph> build_rings(const Communicator& comm);
 // Rings per channel from one source only, for cross-checks (each graph holds
 // the ranks its links name, not nranks vertices): GRAPH lines

@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "checks/config/nccl_releases.h"
 #include "checks/transport/edge_groups.h"
+#include "src/model/channels.h"
 #include "src/model/networks.h"
 #include "src/model/ring_graph.h"
 #include "src/report/job_links.h"
@@ -17,18 +19,7 @@
 namespace nd {
 
 bool version_less(const std::string& a, const std::string& b) {
-  auto parts = [](const std::string& v) {
-    std::vector<int> out;
-    size_t pos = 0;
-    while (pos <= v.size()) {
-      size_t dot = v.find('.', pos);
-      out.push_back(std::atoi(v.substr(pos, dot - pos).c_str()));
-      if (dot == std::string::npos) break;
-      pos = dot + 1;
-    }
-    return out;
-  };
-  return parts(a) < parts(b);
+  return parse_nccl_version(a).value_or(NcclVersion{}) < parse_nccl_version(b).value_or(NcclVersion{});
 }
 
 std::vector<std::string> names(const std::vector<Printed>& printed) {
@@ -73,56 +64,6 @@ std::vector<Printed> printed_all(const std::map<std::string, std::vector<Observa
   return out;
 }
 
-// Channel numbers as flags: a communicator has few channels, and they are
-// asked about once per record.
-class ChannelSet {
- public:
-  void insert(uint16_t ch) {
-    if (ch >= on_.size()) on_.resize(size_t{ch} + 1);
-    count_ += !on_[ch];
-    on_[ch] = true;
-  }
-  void insert(const ChannelSet& other) {
-    for (uint16_t ch : other.list()) insert(ch);
-  }
-  size_t size() const { return count_; }
-  std::vector<uint16_t> list() const {
-    std::vector<uint16_t> out;
-    for (size_t ch = 0; ch < on_.size(); ++ch) {
-      if (on_[ch]) out.push_back(static_cast<uint16_t>(ch));
-    }
-    return out;
-  }
-
- private:
-  std::vector<bool> on_;
-  size_t count_ = 0;
-};
-
-// The channels build_rings() draws a ring on, without building the graphs:
-// GRAPH ring lines, else a ring listing whole on every channel, else
-// connIndex-0 connection edges.
-ChannelSet ring_channels(const Communicator& comm) {
-  ChannelSet out;
-  if (!comm.graph_rings.empty()) {
-    for (const auto& g : comm.graph_rings) {
-      if (g.next >= 0) out.insert(g.channel);
-    }
-    return out;
-  }
-  bool whole = !comm.listings.empty() &&
-               std::all_of(comm.listings.begin(), comm.listings.end(),
-                           [&](const ListingRecord& l) { return l.whole(comm.size()); });
-  if (whole) {
-    for (const auto& l : comm.listings) out.insert(l.channel);
-    return out;
-  }
-  for (const auto& e : comm.edges) {
-    if (e.conn_index <= 0) out.insert(e.channel);
-  }
-  return out;
-}
-
 // A connection's place in the transport matrix: the link_label() of an
 // edge depends only on its transport and on GDR.
 struct CellKey {
@@ -150,7 +91,6 @@ struct EdgeWalk {
   std::unordered_map<CellKey, Cell, CellHash> cells;
   std::vector<bool> hosts_seen;     // by host id
   std::vector<bool> channels_seen;  // by channel
-  std::vector<bool> not_whole;      // by host id
 };
 
 bool printed_gdr(const JobModel& m, uint16_t id) { return id != kNoTransport && id < m.transports.size() && m.transports[id].gdr; }
@@ -168,43 +108,19 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
   }
   cs.hosts = hosts.size();
 
-  ChannelSet connected;
-  for (const auto& e : c.edges) connected.insert(e.channel);
-  ChannelSet rings = ring_channels(c);
-  ChannelSet trees;
-  for (const auto& t : c.trees) {
-    if (!t.entry.nvls) trees.insert(static_cast<uint16_t>(t.entry.channel));
-  }
-  ChannelSet all = connected;
-  all.insert(rings);
-  all.insert(trees);
-  for (const auto& g : c.graph_rings) all.insert(g.channel);
-  for (const auto& l : c.listings) all.insert(l.channel);
-  cs.channels = all.size();
-  cs.connected_channels = connected.size();
-  cs.ring_channels = rings.size();
-  cs.tree_channels = trees.size();
+  cs.channels = channels_set_up(c).size();
+  cs.connected_channels = connected_channels(c).size();
+  cs.ring_channels = ring_channels(c).size();
+  cs.tree_channels = tree_channels(c).size();
 
-  // Which (rank, channel) printed a connection line, to know whether a
-  // host's lines are whole.
-  std::vector<uint16_t> all_list = all.list();
-  std::vector<uint16_t> index_of(all_list.empty() ? 0 : all_list.back() + 1, 0);
-  for (size_t k = 0; k < all_list.size(); ++k) index_of[all_list[k]] = static_cast<uint16_t>(k);
-  const size_t nch = all_list.size();
-  std::vector<bool> said(static_cast<size_t>(c.ranks.size()) * nch, false);
   Cell* last = nullptr;
   CellKey last_key{};
-  auto mark = [&](uint32_t rank, uint16_t ch) {
-    if (rank < c.ranks.size()) said[rank * nch + index_of[ch]] = true;
-  };
   for (const auto& e : c.edges) {
     uint32_t a = c.host_of(e.sender);
     uint32_t b = c.host_of(e.receiver);
     walk.channels_seen[e.channel] = true;
     if (a != kNoHost) walk.hosts_seen[a] = true;
     if (b != kNoHost) walk.hosts_seen[b] = true;
-    if (e.send_transport != kNoTransport) mark(e.sender, e.channel);
-    if (e.recv_transport != kNoTransport) mark(e.receiver, e.channel);
     if (a == kNoHost || b == kNoHost) continue;
     CellKey key{a, b, e.transport(), printed_gdr(m, e.send_transport) || printed_gdr(m, e.recv_transport)};
     // Neighbouring edges mostly join the same two hosts the same way.
@@ -214,18 +130,6 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
     }
     if (!last->sample) last->sample = &e;
     ++last->connections;
-  }
-  if (hosts.size() >= 2) {
-    // A rank of no known host may sit on any of them, its lines unseen.
-    bool placed = c.ranks.size() >= c.size() &&
-                  std::none_of(c.ranks.begin(), c.ranks.end(), [](const RankInfo& r) { return r.host == kNoHost; });
-    for (uint32_t r = 0; r < c.ranks.size(); ++r) {
-      uint32_t h = c.ranks[r].host;
-      if (h == kNoHost) continue;
-      bool whole = placed && nch > 0;
-      for (size_t k = 0; whole && k < nch; ++k) whole = said[r * nch + k];
-      if (!whole) walk.not_whole[h] = true;
-    }
   }
   return cs;
 }
@@ -336,12 +240,10 @@ void summarize_matrix(const JobModel& m, const std::unordered_map<CellKey, Cell,
   }
 }
 
-void summarize_rails(const JobModel& m, const std::vector<bool>& not_whole, JobSummary& s) {
+void summarize_rails(const JobModel& m, JobSummary& s) {
   for (auto& r : build_rail_map(m)) {
-    RailSummary rail{r.host, m.host_name(r.host), std::move(r.uses), r.host < not_whole.size() && !not_whole[r.host], {}};
-    if (rail.whole) {
-      for (int d : r.idle_devs) rail.idle_nics.push_back(nic_name(m, r.host, r.listed->net, d));
-    }
+    RailSummary rail{r.host, m.host_name(r.host), std::move(r.uses), r.whole, {}};
+    for (int d : r.idle_devs) rail.idle_nics.push_back(nic_name(m, r.host, r.listed->net, d));
     s.rails.push_back(std::move(rail));
   }
 }
@@ -375,11 +277,10 @@ JobSummary summarize(const JobModel& model) {
   summarize_transports(model, s);
   summarize_hosts(model, s);
 
-  EdgeWalk walk{{}, std::vector<bool>(model.hosts.size()), std::vector<bool>(size_t{UINT16_MAX} + 1),
-                std::vector<bool>(model.hosts.size())};
+  EdgeWalk walk{{}, std::vector<bool>(model.hosts.size()), std::vector<bool>(size_t{UINT16_MAX} + 1)};
   for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk));
   summarize_matrix(model, walk.cells, s);
-  summarize_rails(model, walk.not_whole, s);
+  summarize_rails(model, s);
 
   Coverage& cov = s.coverage;
   cov.hosts_seen = static_cast<size_t>(std::count(walk.hosts_seen.begin(), walk.hosts_seen.end(), true));
