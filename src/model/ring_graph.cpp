@@ -97,49 +97,14 @@ RingSource ring_source(const Communicator& comm) {
   return whole ? RingSource::Listing : RingSource::Connections;
 }
 
-std::map<uint16_t, RingGraph> build_rings(const Communicator& comm) {
-  std::map<uint16_t, RingGraph> rings;
-  uint32_t n = comm.size();
-  RingSource source = ring_source(comm);
-  auto ring = [&](uint16_t ch) -> RingGraph& {
-    auto [it, inserted] = rings.try_emplace(ch, n);
-    if (inserted) it->second.source = source;
-    return it->second;
-  };
-  switch (source) {
-    case RingSource::GraphLines:
-      for (const auto& g : comm.graph_rings) {
-        if (g.next < 0) continue;
-        auto me = static_cast<uint32_t>(g.me);
-        auto next = static_cast<uint32_t>(g.next);
-        ring(g.channel).add_link(me, next, {locality(comm, me, next), g.line});
-      }
-      break;
-    case RingSource::Listing:
-      for (const auto& l : comm.listings) {
-        auto& g = ring(l.channel);
-        for (size_t i = 0; i < l.ranks.size(); ++i) {
-          uint32_t a = l.ranks[i];
-          uint32_t b = l.ranks[(i + 1) % l.ranks.size()];
-          g.add_link(a, b, {locality(comm, a, b), l.line});
-        }
-      }
-      break;
-    case RingSource::Connections:
-      for (const auto& e : comm.edges) {
-        if (e.conn_index > 0) continue;
-        ring(e.channel).add_link(e.sender, e.receiver, {locality(comm, e.sender, e.receiver), e.line()});
-      }
-      break;
-  }
-  return rings;
-}
+namespace {
 
-std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSource source) {
+// Rings per channel from `source`, each graph made with `vertices` ranks.
+std::map<uint16_t, RingGraph> rings_of(const Communicator& comm, RingSource source, uint32_t vertices) {
   std::map<uint16_t, RingGraph> rings;
   uint32_t n = comm.size();
   auto ring = [&](uint16_t ch) -> RingGraph& {
-    auto [it, inserted] = rings.try_emplace(ch, 0u);
+    auto [it, inserted] = rings.try_emplace(ch, vertices);
     if (inserted) it->second.source = source;
     return it->second;
   };
@@ -172,6 +137,17 @@ std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSou
       break;
   }
   return rings;
+}
+
+}  // namespace
+
+std::map<uint16_t, RingGraph> build_rings(const Communicator& comm) {
+  // ring_source() reads a listing only when it is whole on every channel.
+  return rings_of(comm, ring_source(comm), comm.size());
+}
+
+std::map<uint16_t, RingGraph> build_rings_from(const Communicator& comm, RingSource source) {
+  return rings_of(comm, source, 0);
 }
 
 std::map<uint16_t, TreeGraph> build_trees(const Communicator& comm) {
