@@ -5,7 +5,7 @@ the format of one NCCL generation, followed by COLL per-operation lines
 (`AllReduce: opCount ...`, one per call per rank) up to a target size, all
 optionally wrapped in a launcher prefix.
 
-The init and connection lines come from scripts/gen_testlogs.py, which writes
+The init and connection lines come from scripts/nccl_lines.py, which writes
 them from the reference formats; this script adds only the COLL (and optional
 TUNING) lines, whose format is
 
@@ -26,7 +26,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-import gen_testlogs as fmt  # noqa: E402  (the reference line formats)
+import nccl_lines as fmt  # noqa: E402  (the reference line formats)
 
 # The generations the benchmark covers, by their short names.
 GENERATIONS = {"2.4": "2.4.8", "2.7": "2.7.8", "2.12": "2.12.12", "2.18": "2.18.3", "2.27": "2.27.7"}

@@ -30,7 +30,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_testlogs as fmt  # noqa: E402  (the reference line formats)
+import nccl_lines as fmt  # noqa: E402  (the reference line formats)
 
 BIN = os.path.realpath(sys.argv[1])
 # One release per family of line formats the generator writes, with a CUDA
