@@ -7,11 +7,13 @@
 
 #include <cstdint>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// A build with -Dsimd=scalar (ND_SIMD_SCALAR_ONLY) compiles no vector code
+// at all, as on a CPU without these instructions.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(ND_SIMD_SCALAR_ONLY)
 #include <immintrin.h>
 #define ND_HAVE_AVX2 1
 #endif
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(ND_SIMD_SCALAR_ONLY)
 #include <emmintrin.h>
 #define ND_HAVE_SSE2 1
 #endif

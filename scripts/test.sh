@@ -6,6 +6,7 @@
 # "N passed, N failed" counted from meson's own test logs.
 #   ND_SKIP_SANITIZERS=1  a plain build instead (build-plain)
 #   ND_FUZZ=0             no fuzz run
+#   ND_SCALAR=0           no build without vector code
 set -u
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh || exit 1
@@ -32,6 +33,17 @@ else
     run_suite build-test -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug || status=1
 fi
 
+# The parser and chunked-reader tests again in a build with no vector code at
+# all (-Dsimd=scalar), as aarch64 (Grace) compiles them.
+if [ "${ND_SCALAR:-1}" = 1 ]; then
+  rm -f build-scalar/meson-logs/testlog.json
+  if [ ! -d build-scalar ]; then
+    meson setup build-scalar -Dsimd=scalar >/dev/null || status=1
+  fi
+  ninja -C build-scalar -j "$jobs" parsers_test line_feeder_test >/dev/null &&
+    meson test -C build-scalar --no-rebuild --print-errorlogs parsers_test line_feeder_test || status=1
+fi
+
 # libFuzzer (clang) over the line parsers, the chunked reader and the
 # --aggregate record reader; only the fuzz suite, so the unit tests run once.
 if [ "${ND_FUZZ:-1}" = 1 ]; then
@@ -44,7 +56,7 @@ if [ "${ND_FUZZ:-1}" = 1 ]; then
     meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs || status=1
 fi
 
-python3 - "$suite_dir" build-fuzz <<'PY' || status=1
+python3 - "$suite_dir" build-scalar build-fuzz <<'PY' || status=1
 import json, os, sys
 passed = failed = skipped = 0
 for d in sys.argv[1:]:
