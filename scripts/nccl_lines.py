@@ -346,28 +346,26 @@ def generate(job):
     return out
 
 
+# Line `line` of rank `rank` (local rank `local_rank` on `host`) as each launcher prints it; i = line index.
+ENVELOPES = {
+    "openmpi4-tag": lambda i, line, rank, local_rank, host: f"[1,{rank}]<stdout>:{line}",
+    "openmpi4-timestamp": lambda i, line, rank, local_rank, host:
+        f"Thu May  7 10:39:{i % 60:02d} 2020[1,{rank}]<stdout>:{line}",
+    "openmpi5-tag-timestamp": lambda i, line, rank, local_rank, host:
+        f"[Thu May  7 10:39:{i % 60:02d} 2020][1,{rank}]<stdout>: {line}",
+    "srun-label": lambda i, line, rank, local_rank, host: f"{rank:2d}: {line}",
+    "hydra": lambda i, line, rank, local_rank, host: f"[{rank}] {line}",
+    "torchrun": lambda i, line, rank, local_rank, host: f"[default{local_rank}]:{line}",
+    "pdsh": lambda i, line, rank, local_rank, host: f"{host}: {line}",
+    "kubernetes-cri": lambda i, line, rank, local_rank, host:
+        f"2024-03-18T15:46:{i % 60:02d}.238135024Z stdout F {line}",
+    "ansi-crlf": lambda i, line, rank, local_rank, host: (f"\x1b[0;32m{line}\x1b[0m" if i % 2 else line) + "\r",
+}
+ENVELOPE_NAMES = list(ENVELOPES)
+
+
 def envelope(name, i, line, rank, local_rank, host):
-    """Line `line` of rank `rank` (local rank `local_rank` on `host`) as launcher `name` prints it; i = line index."""
-    if name == "openmpi4-tag":
-        return f"[1,{rank}]<stdout>:{line}"
-    if name == "openmpi4-timestamp":
-        return f"Thu May  7 10:39:{i % 60:02d} 2020[1,{rank}]<stdout>:{line}"
-    if name == "openmpi5-tag-timestamp":
-        return f"[Thu May  7 10:39:{i % 60:02d} 2020][1,{rank}]<stdout>: {line}"
-    if name == "srun-label":
-        return f"{rank:2d}: {line}"
-    if name == "hydra":
-        return f"[{rank}] {line}"
-    if name == "torchrun":
-        return f"[default{local_rank}]:{line}"
-    if name == "pdsh":
-        return f"{host}: {line}"
-    if name == "kubernetes-cri":
-        return f"2024-03-18T15:46:{i % 60:02d}.238135024Z stdout F {line}"
-    if name == "ansi-crlf":
-        return (f"\x1b[0;32m{line}\x1b[0m" if i % 2 else line) + "\r"
-    raise ValueError(f"unknown envelope {name}")
-
-
-ENVELOPE_NAMES = ["openmpi4-tag", "openmpi4-timestamp", "openmpi5-tag-timestamp", "srun-label", "hydra",
-                  "torchrun", "pdsh", "kubernetes-cri", "ansi-crlf"]
+    """Line `line` of rank `rank` as launcher `name` prints it."""
+    if name not in ENVELOPES:
+        raise ValueError(f"unknown envelope {name}")
+    return ENVELOPES[name](i, line, rank, local_rank, host)
