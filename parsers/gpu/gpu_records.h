@@ -1,0 +1,173 @@
+#pragma once
+// What the outputs around a job say about its GPUs, as typed records: the
+// nvidia-smi table, its CSV queries and dmon, `nvidia-smi topo -m`,
+// nccl-tests and a Horovod timeline. The readers in this folder fill them
+// from one stream's lines; the model joins them with the NCCL log by host.
+// Every number a tool can leave out ("N/A", "-", "[N/A]") is optional.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nd {
+
+// Which output a record came from: the JSON `inputs[].kind`.
+enum class SideKind : uint8_t { SmiTable, SmiCsv, SmiDmon, SmiTopo, NcclTests, HorovodTimeline };
+
+// One GPU at one moment. The table gives one sample a GPU; a looped CSV
+// query (`-l N`) or dmon one per GPU per interval.
+struct GpuSample {
+  SideKind from = SideKind::SmiTable;
+  uint64_t line = 0;
+  std::optional<uint32_t> index;     // nvidia-smi's GPU index
+  std::string bus_id;                // as printed: "00000000:06:00.0", "0000:06:00.0"; empty when absent
+  std::string uuid;                  // "GPU-…"; empty when absent
+  std::string name;                  // may end in "..." where the table cut it
+  std::string time;                  // as printed (CSV `timestamp`, dmon Date/Time); empty when absent
+  std::optional<double> util_pct;          // utilization.gpu, dmon `sm`
+  std::optional<double> mem_bw_util_pct;   // utilization.memory, dmon `mem`: bandwidth, not capacity
+  std::optional<double> mem_used_mib;      // table Memory-Usage, memory.used, dmon `fb`
+  std::optional<double> mem_total_mib;
+  std::optional<double> power_w;
+  std::optional<double> power_limit_w;
+  std::optional<double> temp_c;            // GPU temperature (dmon `gtemp`/`temp`)
+  std::optional<double> sm_clock_mhz;      // clocks.sm, dmon `pclk`
+  std::optional<double> max_sm_clock_mhz;  // clocks.max.sm
+  std::optional<double> power_violation;   // dmon `pviol` (% of the interval, or a count)
+  std::optional<double> thermal_violation; // dmon `tviol`
+  std::string perf_state;                  // "P0"; empty when absent
+};
+
+// A process that holds a GPU (the table's Processes section, or
+// `--query-compute-apps`).
+struct GpuProcess {
+  SideKind from = SideKind::SmiTable;
+  uint64_t line = 0;
+  std::optional<uint32_t> gpu_index;  // the table names the GPU by index
+  std::string gpu_bus_id;             // --query-compute-apps=gpu_bus_id
+  std::string gpu_uuid;               // --query-compute-apps=gpu_uuid
+  std::optional<uint64_t> pid;        // absent ("N/A") inside some containers
+  std::string type;                   // "C", "G", "C+G", "M", "M+C"; empty when absent
+  std::string name;                   // may end in "..."
+  std::optional<double> mem_mib;      // absent: "N/A" (e.g. under WSL or MIG)
+};
+
+// `nvidia-smi topo -m`: the matrix as printed, NIC names resolved.
+struct TopoMatrix {
+  uint64_t line = 0;  // the header's
+  // The column devices in order, NICs under their real names ("mlx5_0",
+  // not "NIC0", when a NIC Legend gave them).
+  std::vector<std::string> devices;
+  // links[row device][column device]: "X", "NV18", "PIX", "PXB", "PHB",
+  // "NODE", "SYS" ("SOC" read as "SYS").
+  std::map<std::string, std::map<std::string, std::string>> links;
+  // Per GPU row: the `CPU Affinity` cell ("0-47,96-143"; empty when the
+  // cell is), `NUMA Affinity` and `GPU NUMA ID` ("N/A" as empty).
+  std::map<std::string, std::string> cpu_affinity;
+  std::map<std::string, std::string> numa_affinity;
+  std::map<std::string, std::string> gpu_numa_id;
+};
+
+// One nccl-tests run: a header, rank lines, a results table, a footer.
+struct NcclTestsRank {
+  uint32_t rank = 0;
+  std::optional<uint32_t> group;
+  std::optional<uint64_t> pid;
+  std::string host;
+  uint32_t device = 0;
+  std::string bus;   // "0x0f" or "0000:19:00", as printed inside the brackets
+  std::string name;  // "NVIDIA H100 80GB HBM3"
+};
+
+struct NcclTestsRow {
+  uint64_t line = 0;
+  uint64_t size_bytes = 0;
+  uint64_t count = 0;
+  std::string type;   // "float"
+  std::string redop;  // "sum", "none"; empty in pre-2.13 tables without the column
+  std::optional<int64_t> root;
+  // Out-of-place, then in-place: time in µs, algbw and busbw in GB/s; the
+  // #wrong count (absent for "N/A", and in pre-2.13 tables whose last column
+  // is the max error instead, kept in *_error).
+  std::optional<double> oop_time_us, oop_algbw_gbs, oop_busbw_gbs;
+  std::optional<uint64_t> oop_wrong;
+  std::optional<double> oop_error;
+  std::optional<double> ip_time_us, ip_algbw_gbs, ip_busbw_gbs;
+  std::optional<uint64_t> ip_wrong;
+  std::optional<double> ip_error;
+};
+
+struct NcclTestsRun {
+  uint64_t line = 0;   // the first header line read
+  std::string op;      // "all_reduce" (from "all_reduce_perf"); empty when the output never says
+  std::string version; // "2.17.4"; empty before nccl-tests printed it
+  std::optional<uint32_t> nthread, ngpus;
+  std::optional<uint64_t> min_bytes, max_bytes;
+  std::vector<NcclTestsRank> ranks;
+  std::vector<NcclTestsRow> rows;
+  std::optional<uint64_t> out_of_bounds;  // "# Out of bounds values : N OK|FAILED"
+  bool out_of_bounds_failed = false;
+  std::optional<double> avg_busbw_gbs;    // "# Avg bus bandwidth : X"
+  std::vector<uint64_t> failure_lines;    // "Test NCCL failure", "Test CUDA failure", "Test failure"
+};
+
+// A Horovod timeline (Chrome trace): time per activity, per tensor.
+struct HorovodActivity {
+  std::string tensor;    // the process_name of the trace "process"
+  std::string activity;  // "NEGOTIATE_ALLREDUCE", "QUEUE", "MEMCPY_IN_FUSION_BUFFER", "NCCL_ALLREDUCE", …
+  double total_us = 0;
+  uint64_t count = 0;
+};
+
+struct HorovodTimeline {
+  uint64_t line = 0;
+  double first_us = 0, last_us = 0;  // the span of all events' ts (+dur)
+  uint64_t events = 0;
+  bool terminated = false;           // the closing "]" was seen
+  std::vector<HorovodActivity> activities;  // one per (tensor, activity)
+};
+
+// Everything the readers of one stream found, in the order they found it.
+struct GpuRecords {
+  std::vector<GpuSample> samples;
+  std::vector<GpuProcess> processes;
+  std::vector<TopoMatrix> topologies;
+  std::vector<NcclTestsRun> nccl_tests;
+  std::vector<HorovodTimeline> timelines;
+  // Which kinds were seen at all (a table with no GPU still says nvidia-smi).
+  std::vector<SideKind> kinds;
+  void saw(SideKind k) {
+    for (SideKind seen : kinds) {
+      if (seen == k) return;
+    }
+    kinds.push_back(k);
+  }
+};
+
+// A reader of one format, fed the lines of one stream in order, without
+// launcher prefixes or control bytes.
+class BlockReader {
+ public:
+  explicit BlockReader(GpuRecords& out) : out_(out) {}
+  virtual ~BlockReader() = default;
+  BlockReader(const BlockReader&) = delete;
+  BlockReader& operator=(const BlockReader&) = delete;
+
+  // Returns true when `payload` belongs to this format: a header, a row, a
+  // footer. A line that does not (noise printed in between) returns false
+  // and leaves the reader where it was, unless the format cannot go on
+  // after it (the table's box ends at the first line that is not part of it).
+  virtual bool take(std::string_view payload, uint64_t line) = 0;
+  // Whether the reader is inside a block: it then sees each line first.
+  virtual bool in_block() const = 0;
+  // The stream ended: keep what is pending.
+  virtual void finish() {}
+
+ protected:
+  GpuRecords& out_;
+};
+
+}  // namespace nd
