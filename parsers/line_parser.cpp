@@ -35,6 +35,7 @@ void ParsedLines::clear() {
   first_share = {};
   bindings.clear();
   frameworks.clear();
+  others.clear();
   counts = {};
   cleaned.clear();
   hosts.clear();
@@ -127,16 +128,32 @@ void parse_binding_line(const Line& line, ParsedLines& out) {
   out.bindings.push_back(std::move(*b));
 }
 
+void add_other(const Line& line, std::string_view clean, const Envelope& env, ParsedLines& out) {
+  if (env.payload.find_first_not_of(" \t") == std::string_view::npos) return;
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Other;
+  item.line = line.number;
+  item.raw = clean;
+  item.index = static_cast<uint32_t>(out.others.size());
+  out.others.push_back({env.payload, launcher_host_name(env.launcher_host)});
+}
+
 // A line without "NCCL ": a launcher's binding report, PyTorch's watchdog
-// and `Last error:` lines, or nothing the model reads.
+// and `Last error:` lines, or a line of another tool's output.
 void parse_other_line(const Line& line, ParsedLines& out) {
-  if (line.text.size() < 11) return;
+  if (line.text.size() < 11) {
+    std::string_view clean = cleaned(line.text, out);
+    return add_other(line, clean, strip_envelope(clean), out);
+  }
   if (has_binding_needle(line.text)) {
     parse_binding_line(line, out);
   } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
+  } else {
+    std::string_view clean = cleaned(line.text, out);
+    add_other(line, clean, strip_envelope(clean), out);
   }
 }
 
@@ -149,9 +166,9 @@ void parse_headerless(const Line& line, std::string_view segment, const Envelope
     return;
   }
   std::string_view rest;
-  if (!is_raw_banner(env.payload, rest)) return;
-  Event ev = classify_message(env.payload);
-  if (!std::holds_alternative<VersionEvent>(ev)) return;
+  Event ev = is_raw_banner(env.payload, rest) ? classify_message(env.payload) : Event{IgnoredEvent{}};
+  // nccl-tests' "Test NCCL failure" and the like.
+  if (!std::holds_alternative<VersionEvent>(ev)) return add_other(line, segment, env, out);
   ParsedLines::Item& item = out.items.emplace_back();
   item.kind = ParsedLines::Kind::Banner;
   item.line = line.number;

@@ -41,6 +41,7 @@ struct ParsedLines {
     Binding,       // a launcher's CPU binding report: bindings[index]
     Framework,     // a framework's error line: frameworks[index]
     LastErrorText, // the line after `Last error:`, whatever it holds: frameworks[index]
+    Other,         // any other line, for the readers of tool outputs: others[index]
   };
   struct Item {
     Kind kind = Kind::Message;
@@ -60,6 +61,13 @@ struct ParsedLines {
   std::vector<Item> items;
   std::vector<BindingLine> bindings;  // host cut as NCCL prints it
   std::vector<FrameworkLine> frameworks;
+  // A line no NCCL reader took, without its launcher prefix: nvidia-smi,
+  // nccl-tests or a Horovod timeline may have printed it.
+  struct OtherLine {
+    std::string_view payload;
+    std::string_view launcher_host;  // as launcher_host_name() gives it
+  };
+  std::vector<OtherLine> others;
   LineCounts counts;
   // The last line parsed opened a `Last error:` message.
   bool expect_last_error = false;

@@ -282,6 +282,7 @@ void ModelBuilder::finish() {
   assign_pending();
   settle();
   for (auto& comm : model_.comms) comm.records.shrink_to_fit();
+  gpu_side_.finish(model_.gpu_side);
 }
 
 void ModelBuilder::merge_records(Communicator& comm) {

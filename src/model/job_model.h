@@ -15,6 +15,7 @@
 #include "parsers/parsed_lines.h"
 #include "parsers/transport.h"
 #include "parsers/warn_classes.h"
+#include "src/model/gpu_side.h"
 #include "src/util/interner.h"
 
 namespace nd {
@@ -293,6 +294,7 @@ struct JobModel {
   std::map<std::string, uint32_t> ip_hosts;       // OOB/bootstrap IPv4 -> host
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;
+  GpuSide gpu_side;  // nvidia-smi, topo -m, nccl-tests, Horovod: filled by finish()
 
   InputCounters counters;
   std::vector<LineRef> unknown_samples;  // first few unknown-shape lines

@@ -64,6 +64,9 @@ void ModelBuilder::apply_item(LineRef ref, const ParsedLines& parsed, const Pars
     case ParsedLines::Kind::Banner:
       add_banner(ref, item);
       break;
+    case ParsedLines::Kind::Other:
+      gpu_side_.add(ref, parsed.others[item.index]);
+      break;
   }
 }
 

@@ -22,6 +22,7 @@
 
 #include "parsers/line_parser.h"
 #include "parsers/parsed_lines.h"
+#include "src/model/gpu_side.h"
 #include "src/model/job_model.h"
 #include "src/util/id_set.h"
 #include "src/util/name_set.h"
@@ -180,6 +181,7 @@ class ModelBuilder {
   void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
 
   JobModel& model_;
+  GpuSideBuilder gpu_side_;
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
   // Per host, its first processes: a host runs a few, asked for on every line.

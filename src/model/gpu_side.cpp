@@ -1,0 +1,204 @@
+#include "src/model/gpu_side.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nd {
+namespace {
+
+// Keeps every stride-th value, at most `cap`: when full, drops every other
+// value and doubles the stride, so the series spans the whole run.
+void keep_sampled(std::vector<float>& series, uint32_t& stride, uint64_t seen, double value, size_t cap) {
+  if (seen % stride != 0) return;
+  if (series.size() == cap) {
+    for (size_t i = 0; i < cap / 2; ++i) series[i] = series[2 * i];
+    series.resize(cap / 2);
+    stride *= 2;
+    if (seen % stride != 0) return;
+  }
+  series.push_back(static_cast<float>(value));
+}
+
+void raise(std::optional<double>& best, const std::optional<double>& v) {
+  if (v && (!best || *v > *best)) best = v;
+}
+
+}  // namespace
+
+const GpuTrack* GpuSide::find(std::string_view host, uint32_t index) const {
+  for (const auto& g : gpus) {
+    if (g.host == host && g.index == index) return &g;
+  }
+  return nullptr;
+}
+
+void GpuSideBuilder::set_file_host(uint32_t file, std::string host) { file_hosts_[file] = std::move(host); }
+
+GpuSideBuilder::Stream& GpuSideBuilder::stream(uint32_t file, std::string_view host) {
+  std::string name(host);
+  if (name.empty()) {
+    auto it = file_hosts_.find(file);
+    if (it != file_hosts_.end()) name = it->second;
+  }
+  auto key = std::make_tuple(file, name);
+  auto it = streams_.find(key);
+  if (it == streams_.end()) {
+    it = streams_.try_emplace(key).first;
+    it->second.file = file;
+    it->second.host = name;
+  }
+  return it->second;
+}
+
+void GpuSideBuilder::add(LineRef ref, const ParsedLines::OtherLine& line) {
+  Stream& s = stream(ref.file, line.launcher_host);
+  if (s.stream.feed(line.payload, ref.line)) drain(s);
+}
+
+void GpuSideBuilder::drain(Stream& s) {
+  GpuRecords& r = s.stream.records;
+  for (const auto& sample : r.samples) add_sample(s, sample);
+  for (const auto& p : r.processes) add_process(s, p);
+  r.samples.clear();
+  r.processes.clear();
+  for (SideKind k : r.kinds) {
+    auto entry = std::make_pair(s.file, k);
+    if (std::find(side_.input_kinds.begin(), side_.input_kinds.end(), entry) == side_.input_kinds.end()) {
+      side_.input_kinds.push_back(entry);
+    }
+  }
+}
+
+GpuTrack& GpuSideBuilder::track(const std::string& host, const std::optional<uint32_t>& index,
+                                const std::string& bus_id, const std::string& uuid) {
+  for (auto& g : side_.gpus) {
+    if (g.host != host) continue;
+    bool same = (index && g.index == index) || (!bus_id.empty() && g.bus_id == bus_id) ||
+                (!uuid.empty() && g.uuid == uuid);
+    // Two identifiers that disagree name two GPUs.
+    bool differs = (index && g.index && g.index != index) || (!bus_id.empty() && !g.bus_id.empty() && g.bus_id != bus_id);
+    if (same && !differs) {
+      if (!g.index) g.index = index;
+      if (g.bus_id.empty()) g.bus_id = bus_id;
+      if (g.uuid.empty()) g.uuid = uuid;
+      return g;
+    }
+  }
+  if (side_.gpus.size() == GpuSide::kMaxGpus) return side_.gpus.back();
+  GpuTrack& g = side_.gpus.emplace_back();
+  g.host = host;
+  g.index = index;
+  g.bus_id = bus_id;
+  g.uuid = uuid;
+  return g;
+}
+
+void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
+  std::string bus = canonical_bus_id(x.bus_id);
+  if (!x.index && bus.empty() && x.uuid.empty()) return;  // no GPU to put it on
+  GpuTrack& g = track(s.host, x.index, bus, x.uuid);
+  LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(x.line, UINT32_MAX))};
+  if (g.samples++ == 0) g.first = ref;
+  g.last = ref;
+  if (!x.name.empty() && (g.name.empty() || g.name.ends_with("..."))) g.name = x.name;
+  if (x.util_pct) {
+    g.util_sum += *x.util_pct;
+    raise(g.util_max, x.util_pct);
+    keep_sampled(g.util_series, g.util_stride, g.util_samples, *x.util_pct, GpuTrack::kMaxSeries);
+    ++g.util_samples;
+  }
+  if (x.mem_used_mib) g.mem_used_mib = x.mem_used_mib;
+  raise(g.mem_total_mib, x.mem_total_mib);
+  raise(g.power_max_w, x.power_w);
+  raise(g.power_limit_w, x.power_limit_w);
+  raise(g.max_sm_clock_mhz, x.max_sm_clock_mhz);
+  raise(g.max_sm_clock_mhz, x.sm_clock_mhz);
+  if (x.util_pct && *x.util_pct >= GpuTrack::kLoaded) {
+    bool violated = (x.power_violation && *x.power_violation > 0) || (x.thermal_violation && *x.thermal_violation > 0);
+    if (violated && g.violation_samples++ == 0) g.first_violation = ref;
+    if (x.sm_clock_mhz) {
+      keep_sampled(g.loaded_sm_clocks, g.clock_stride, g.loaded_samples, *x.sm_clock_mhz, GpuTrack::kMaxSeries);
+    }
+    ++g.loaded_samples;
+  }
+}
+
+void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
+  std::string bus = canonical_bus_id(p.gpu_bus_id);
+  if (!p.gpu_index && bus.empty() && p.gpu_uuid.empty()) return;
+  GpuTrack& g = track(s.host, p.gpu_index, bus, p.gpu_uuid);
+  LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(p.line, UINT32_MAX))};
+  // A table printed in a loop lists the same processes again: keep the
+  // latest memory figure.
+  for (auto& known : g.processes) {
+    if (known.pid && known.pid == p.pid && (p.type.empty() || known.type.empty() || known.type == p.type)) {
+      if (p.mem_mib) known.mem_mib = p.mem_mib;
+      if (known.type.empty()) known.type = p.type;
+      if (known.name.empty() || known.name.ends_with("...")) known.name = p.name.empty() ? known.name : p.name;
+      return;
+    }
+  }
+  if (g.processes.size() < GpuTrack::kMaxProcesses) g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref});
+}
+
+void GpuSideBuilder::finish(GpuSide& side) {
+  for (auto& [key, s] : streams_) {
+    s.stream.finish();
+    drain(s);
+    GpuRecords& r = s.stream.records;
+    auto cap = [](auto& v) { return v.size() < GpuSide::kMaxDocuments; };
+    for (auto& t : r.topologies) {
+      if (cap(side_.topologies)) side_.topologies.push_back({s.host, LineRef{s.file, static_cast<uint32_t>(t.line)}, std::move(t)});
+    }
+    for (auto& run : r.nccl_tests) {
+      if (cap(side_.nccl_tests)) side_.nccl_tests.push_back({LineRef{s.file, static_cast<uint32_t>(run.line)}, s.file, std::move(run)});
+    }
+    for (auto& t : r.timelines) {
+      if (cap(side_.timelines)) side_.timelines.push_back({LineRef{s.file, static_cast<uint32_t>(t.line)}, std::move(t)});
+    }
+  }
+  streams_.clear();
+  std::stable_sort(side_.gpus.begin(), side_.gpus.end(), [](const GpuTrack& a, const GpuTrack& b) {
+    return std::tuple(a.host, !a.index, a.index.value_or(0), a.bus_id) <
+           std::tuple(b.host, !b.index, b.index.value_or(0), b.bus_id);
+  });
+  auto by_ref = [](const auto& a, const auto& b) { return a.ref < b.ref; };
+  std::stable_sort(side_.topologies.begin(), side_.topologies.end(), by_ref);
+  std::stable_sort(side_.nccl_tests.begin(), side_.nccl_tests.end(), by_ref);
+  std::stable_sort(side_.timelines.begin(), side_.timelines.end(), by_ref);
+  std::sort(side_.input_kinds.begin(), side_.input_kinds.end());
+  side = std::move(side_);
+  side_ = GpuSide();
+}
+
+UtilStats steady_util(const std::vector<float>& series, double threshold) {
+  UtilStats st;
+  if (series.empty()) return st;
+  std::vector<float> sorted = series;
+  std::sort(sorted.begin(), sorted.end());
+  double p90 = sorted[std::min(sorted.size() - 1, sorted.size() * 9 / 10)];
+  double busy = p90 / 2;
+  size_t begin = 0, end = series.size();
+  while (begin < end && series[begin] < busy) ++begin;
+  while (end > begin && series[end - 1] < busy) --end;
+  if (begin == end) {  // never busy: the whole series is the steady state
+    begin = 0;
+    end = series.size();
+  }
+  std::vector<float> steady(series.begin() + static_cast<std::ptrdiff_t>(begin),
+                            series.begin() + static_cast<std::ptrdiff_t>(end));
+  st.samples = steady.size();
+  double sum = 0;
+  size_t below = 0;
+  for (float v : steady) {
+    sum += v;
+    below += v < threshold;
+  }
+  st.mean = sum / static_cast<double>(steady.size());
+  std::sort(steady.begin(), steady.end());
+  st.p10 = steady[steady.size() / 10];
+  st.dips = static_cast<double>(below) / static_cast<double>(steady.size());
+  return st;
+}
+
+}  // namespace nd

@@ -1,0 +1,136 @@
+#pragma once
+// What the outputs around the job say about its GPUs (nvidia-smi and its
+// CSV, dmon, topo -m, nccl-tests, a Horovod timeline), by host, folded so
+// that memory grows with the GPUs and not with the length of a sampling
+// log: each GPU keeps its counters and a bounded series of utilisation.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "parsers/events.h"
+#include "parsers/gpu/gpu_records.h"
+#include "parsers/gpu/side_stream.h"
+#include "parsers/parsed_lines.h"
+
+namespace nd {
+
+struct GpuProcessFact {
+  std::optional<uint64_t> pid;
+  std::string type;  // "C", "G", "M+C", …; empty when the source did not say
+  std::string name;
+  std::optional<double> mem_mib;
+  LineRef ref;
+};
+
+// One GPU of one host, every sample of every source that named it.
+struct GpuTrack {
+  std::string host;  // empty: an input that named no host
+  std::optional<uint32_t> index;
+  std::string bus_id;  // canonical_bus_id()
+  std::string uuid;
+  std::string name;
+  uint64_t samples = 0;
+  LineRef first, last;
+  // Utilisation: every sample counted; the series keeps every
+  // util_stride-th one, at most kMaxSeries, in input order.
+  uint64_t util_samples = 0;
+  double util_sum = 0;
+  std::optional<double> util_max;
+  std::vector<float> util_series;
+  uint32_t util_stride = 1;
+  std::optional<double> mem_used_mib;   // the last sample's
+  std::optional<double> mem_total_mib;
+  std::optional<double> power_max_w;
+  std::optional<double> power_limit_w;
+  std::optional<double> max_sm_clock_mhz;  // the largest clocks.max.sm, or the highest clock seen
+  // Samples under load (utilisation >= kLoaded) and how many of them ran
+  // throttled: a power or thermal violation, or the SM clock below
+  // kPinnedClockShare of the highest seen.
+  uint64_t loaded_samples = 0;
+  uint64_t violation_samples = 0;
+  std::vector<float> loaded_sm_clocks;  // sampled like util_series
+  uint32_t clock_stride = 1;
+  LineRef first_violation;
+  std::vector<GpuProcessFact> processes;
+
+  static constexpr size_t kMaxSeries = 4096;
+  static constexpr double kLoaded = 50;
+  static constexpr size_t kMaxProcesses = 256;
+};
+
+struct TopologyFact {
+  std::string host;
+  LineRef ref;
+  TopoMatrix matrix;
+};
+
+struct NcclTestsFact {
+  LineRef ref;
+  uint32_t file = 0;
+  NcclTestsRun run;
+};
+
+struct TimelineFact {
+  LineRef ref;
+  HorovodTimeline timeline;
+};
+
+struct GpuSide {
+  std::vector<GpuTrack> gpus;  // by host, then index
+  std::vector<TopologyFact> topologies;
+  std::vector<NcclTestsFact> nccl_tests;
+  std::vector<TimelineFact> timelines;
+  std::vector<std::pair<uint32_t, SideKind>> input_kinds;  // (file, kind), each once
+
+  static constexpr size_t kMaxGpus = 65536;
+  static constexpr size_t kMaxDocuments = 4096;  // each of topologies, nccl_tests, timelines
+
+  bool empty() const { return gpus.empty() && topologies.empty() && nccl_tests.empty() && timelines.empty(); }
+  const GpuTrack* find(std::string_view host, uint32_t index) const;
+};
+
+// Feeds the lines no NCCL reader took to a SideStream per (input, host) and
+// folds what the readers find into a GpuSide.
+class GpuSideBuilder {
+ public:
+  void add(LineRef ref, const ParsedLines::OtherLine& line);
+  // Ends every stream; the result is in `side`.
+  void finish(GpuSide& side);
+  // Names the host of every line of `file` that no prefix names (HOST=FILE).
+  void set_file_host(uint32_t file, std::string host);
+
+ private:
+  struct Stream {
+    uint32_t file = 0;
+    std::string host;
+    SideStream stream;
+  };
+  Stream& stream(uint32_t file, std::string_view host);
+  void drain(Stream& s);
+  GpuTrack& track(const std::string& host, const std::optional<uint32_t>& index, const std::string& bus_id,
+                  const std::string& uuid);
+  void add_sample(Stream& s, const GpuSample& sample);
+  void add_process(Stream& s, const GpuProcess& p);
+
+  std::map<std::tuple<uint32_t, std::string>, Stream> streams_;
+  std::map<uint32_t, std::string> file_hosts_;
+  GpuSide side_;
+};
+
+// The steady-state utilisation of a GPU: the samples from the first that
+// reaches half of the series' 90th percentile to the last that does, so a
+// warm-up before the first step and an idle tail after the last do not
+// count. Empty when the series is.
+struct UtilStats {
+  uint64_t samples = 0;  // in the steady part of the series
+  double mean = 0;
+  double p10 = 0;
+  double dips = 0;  // share of steady samples below the threshold asked
+};
+UtilStats steady_util(const std::vector<float>& series, double threshold);
+
+}  // namespace nd
