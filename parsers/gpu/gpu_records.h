@@ -39,6 +39,11 @@ struct GpuSample {
   std::optional<double> power_violation;   // dmon `pviol` (% of the interval, or a count)
   std::optional<double> thermal_violation; // dmon `tviol`
   std::string perf_state;                  // "P0"; empty when absent
+  // The driver and the newest CUDA it supports, as printed: the table's
+  // header ("Driver Version: 535.104.05", "CUDA Version: 12.2"; R610's "KMD
+  // Version"/"CUDA UMD Version"), CSV `driver_version`; empty when absent.
+  std::string driver_version;
+  std::string cuda_version;
 };
 
 // A process that holds a GPU (the table's Processes section, or

@@ -1,0 +1,51 @@
+#pragma once
+// `nvidia-smi --query-gpu=FIELDS --format=csv[,noheader][,nounits]` and
+// `--query-compute-apps=FIELDS`, once or looped (`-l N`, `-lms N`, `watch`):
+// one GpuSample per --query-gpu row, one GpuProcess per --query-compute-apps
+// row. The columns come from the header (`index, name, memory.used [MiB]`),
+// recognised by nvidia-smi's field names, or, for `noheader`, from the
+// command line shown just before the rows; rows without either are not
+// claimed, whatever they look like.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "parsers/gpu/gpu_records.h"
+
+namespace nd {
+
+class SmiCsvReader : public BlockReader {
+ public:
+  explicit SmiCsvReader(GpuRecords& out) : BlockReader(out) {}
+  bool take(std::string_view payload, uint64_t line) override;
+  bool in_block() const override { return !columns_.empty() || cmd_ttl_ > 0; }
+
+  // What a column holds; `Other` for the fields we do not keep.
+  enum class Field : uint8_t {
+    Other, Index, Name, BusId, Uuid, UtilGpu, UtilMem, MemUsed, MemTotal, MemFree,
+    PowerDraw, PowerDrawInstant, PowerDrawAverage, PowerLimit, EnforcedPowerLimit,
+    Temp, SmClock, MaxSmClock, PState, Timestamp, DriverVersion,
+    Pid, ProcessName, UsedMemory,
+  };
+  struct Column {
+    Field field = Field::Other;
+    double scale = 1;  // from the header's unit to MiB for memory columns
+  };
+
+ private:
+  bool take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps, bool adjacent);
+
+  // The columns of the header, or of a `noheader` command line once a row
+  // fitted them; empty before either.
+  std::vector<Column> columns_;
+  bool apps_ = false;      // --query-compute-apps, not --query-gpu
+  bool adjacent_ = false;  // the last line that was not blank was ours
+  // A `noheader` command line just read: its columns, for rows that follow
+  // within cmd_ttl_ lines.
+  std::vector<Column> cmd_columns_;
+  bool cmd_apps_ = false;
+  uint32_t cmd_ttl_ = 0;
+};
+
+}  // namespace nd

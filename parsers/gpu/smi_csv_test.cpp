@@ -1,0 +1,246 @@
+#include "parsers/gpu/smi_csv.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace nd;
+
+namespace {
+
+struct Fed {
+  GpuRecords out;
+  std::vector<uint64_t> claimed;
+};
+
+Fed feed(const std::vector<std::string>& lines) {
+  Fed f;
+  SmiCsvReader r(f.out);
+  uint64_t n = 0;
+  for (const std::string& l : lines) {
+    if (r.take(l, ++n)) f.claimed.push_back(n);
+  }
+  r.finish();
+  return f;
+}
+
+std::vector<std::string> fixture(const std::string& name) {
+  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/gpu/smi_csv/" + name);
+  REQUIRE(in.good());
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("--query-gpu with a header and units") {
+  Fed f = feed(fixture("query-gpu-units.txt"));
+  REQUIRE(f.out.samples.size() == 4);
+  const GpuSample& g = f.out.samples[2];
+  CHECK(g.from == SideKind::SmiCsv);
+  CHECK(g.line == 5);
+  CHECK(g.index == 2u);
+  CHECK(g.name == "NVIDIA A100-SXM4-80GB");
+  CHECK(g.bus_id == "00000000:47:00.0");
+  CHECK(g.util_pct == 0.0);
+  CHECK(g.mem_used_mib == 78101.0);
+  CHECK(g.mem_total_mib == 81920.0);
+  CHECK(g.power_w == doctest::Approx(88.15));
+  CHECK(g.power_limit_w == 400.0);
+  CHECK(g.temp_c == 44.0);
+  CHECK(g.perf_state == "P0");
+  CHECK(g.time.empty());
+  CHECK(f.out.processes.empty());
+  REQUIRE(f.out.kinds.size() == 1);
+  CHECK(f.out.kinds[0] == SideKind::SmiCsv);
+  CHECK(f.claimed == std::vector<uint64_t>{1, 2, 3, 4, 5, 6});
+}
+
+TEST_CASE("-l 5 in the background: the header once, rows among training lines") {
+  Fed f = feed(fixture("query-gpu-loop-background.txt"));
+  REQUIRE(f.out.samples.size() == 6);
+  CHECK(f.out.samples[0].time == "2024/06/03 10:00:00.118");
+  CHECK(f.out.samples[0].mem_used_mib == 3.0);
+  CHECK(f.out.samples[3].index == 1u);
+  CHECK(f.out.samples[3].line == 9);
+  CHECK(f.out.samples[3].util_pct == 96.0);
+  CHECK(f.out.samples[3].power_w == doctest::Approx(379.10));
+  CHECK(f.out.samples[5].util_pct == 41.0);
+  // The command line, the header and the rows; no training line.
+  CHECK(f.claimed == std::vector<uint64_t>{1, 3, 4, 5, 8, 9, 12, 13});
+}
+
+TEST_CASE("noheader,nounits: the columns come from the command line") {
+  Fed f = feed(fixture("query-gpu-noheader-nounits.txt"));
+  REQUIRE(f.out.samples.size() == 4);
+  CHECK(f.out.samples[2].index == 0u);
+  CHECK(f.out.samples[2].util_pct == 88.0);
+  CHECK(f.out.samples[2].mem_used_mib == 30513.0);
+  CHECK(f.out.samples[2].mem_total_mib == 40960.0);
+  CHECK(f.claimed == std::vector<uint64_t>{1, 2, 3, 4, 5});
+  REQUIRE(f.out.kinds.size() == 1);
+}
+
+TEST_CASE("R535 fields: instant and average power, enforced limit, SM clocks, [N/A], [Not Supported]") {
+  Fed f = feed(fixture("query-gpu-na-r535.txt"));
+  REQUIRE(f.out.samples.size() == 2);
+  const GpuSample& a = f.out.samples[0];
+  CHECK(a.uuid == "GPU-3f1c2a7e-91b4-5d0e-8a62-c4d7e1f09b35");
+  CHECK(a.driver_version == "535.129.03");
+  CHECK(a.util_pct == 64.0);
+  CHECK(a.mem_bw_util_pct == 38.0);
+  CHECK(a.power_w == doctest::Approx(512.33));
+  CHECK(a.power_limit_w == 700.0);
+  CHECK(a.sm_clock_mhz == 1980.0);
+  CHECK(a.max_sm_clock_mhz == 1980.0);
+  const GpuSample& b = f.out.samples[1];
+  CHECK_FALSE(b.util_pct);
+  CHECK_FALSE(b.mem_bw_util_pct);
+  CHECK(b.power_w == doctest::Approx(498.70));  // the average stands in
+  CHECK(b.sm_clock_mhz == 1755.0);
+}
+
+TEST_CASE("R390 GeForce: [Not Supported] utilization and power, temperature without a unit") {
+  Fed f = feed(fixture("r390-geforce-not-supported.txt"));
+  REQUIRE(f.out.samples.size() == 1);
+  const GpuSample& g = f.out.samples[0];
+  CHECK(g.name == "GeForce GT 730");
+  CHECK(g.temp_c == 43.0);
+  CHECK_FALSE(g.util_pct);
+  CHECK_FALSE(g.power_w);
+  CHECK(g.mem_used_mib == 187.0);
+  CHECK_FALSE(g.index);
+}
+
+TEST_CASE("--query-compute-apps: used_memory is printed as used_gpu_memory") {
+  Fed f = feed(fixture("query-compute-apps.txt"));
+  CHECK(f.out.samples.empty());
+  REQUIRE(f.out.processes.size() == 3);
+  const GpuProcess& p = f.out.processes[1];
+  CHECK(p.from == SideKind::SmiCsv);
+  CHECK(p.pid == 31878u);
+  CHECK(p.name == "/opt/conda/bin/python3");
+  CHECK(p.mem_mib == 40209.0);
+  CHECK(p.gpu_bus_id == "00000000:2A:00.0");
+  CHECK(p.gpu_uuid == "GPU-5e7b1f3a-8c90-4d26-a1e4-93b0d6c2f718");
+  CHECK_FALSE(p.gpu_index);
+  CHECK(p.type.empty());
+  CHECK_FALSE(f.out.processes[2].mem_mib);
+}
+
+TEST_CASE("watch: the title line names the columns of each refresh") {
+  Fed f = feed(fixture("watch-noheader.txt"));
+  REQUIRE(f.out.samples.size() == 4);
+  CHECK(f.out.samples[1].index == 1u);
+  CHECK(f.out.samples[1].mem_used_mib == 70108.0);
+  CHECK(f.out.samples[2].util_pct == 12.0);
+  CHECK(f.claimed == std::vector<uint64_t>{1, 3, 4, 5, 7, 8});
+}
+
+TEST_CASE("noheader rows without their command line are not claimed") {
+  Fed f = feed(fixture("noheader-no-command.txt"));
+  CHECK(f.claimed.empty());
+  CHECK(f.out.samples.empty());
+  CHECK(f.out.kinds.empty());
+}
+
+TEST_CASE("a header is known by nvidia-smi's field names, never by commas") {
+  GpuRecords out;
+  SmiCsvReader r(out);
+  uint64_t n = 0;
+  for (const char* l : {
+           "index, value",
+           "a, b, c",
+           "name, age, city",
+           "loss, acc, lr",
+           "step, loss [nats], lr",
+           "index",
+           "pid",
+           "epoch 1, loss 0.5, acc 98 %",
+           "0, 87, 30511, 40960",
+           "gpu_bus_id, retired_pages.address, retired_pages.cause",
+           "gpu_name, pid, gpu_utilization [%], mem_utilization [%], max_memory_usage [MiB], time [ms]",
+           "| index | name | memory.used |",
+           "print('nvidia-smi --query-gpu=index --format=csv,noheader')",
+           "",
+       }) {
+    CHECK_FALSE(r.take(l, ++n));
+    CHECK_FALSE(r.in_block());
+  }
+  CHECK(out.kinds.empty());
+}
+
+TEST_CASE("units other than MiB are read; a single dotted column opens too") {
+  GpuRecords out;
+  SmiCsvReader r(out);
+  CHECK(r.take("memory.used [GiB], memory.total [GiB]", 1));
+  CHECK(r.take("1.5, 80", 2));
+  CHECK(r.take("2048 MiB, 81920 MiB", 3));
+  CHECK(r.take("memory.used [MiB]", 4));
+  CHECK(r.take("512 KiB", 5));
+  REQUIRE(out.samples.size() == 3);
+  CHECK(out.samples[0].mem_used_mib == 1536.0);
+  CHECK(out.samples[0].mem_total_mib == 81920.0);
+  CHECK(out.samples[1].mem_used_mib == 2048.0);
+  CHECK(out.samples[2].mem_used_mib == 0.5);
+}
+
+TEST_CASE("memory.free without memory.used gives the used memory") {
+  GpuRecords out;
+  SmiCsvReader r(out);
+  CHECK(r.take("index, memory.total [MiB], memory.free [MiB]", 1));
+  CHECK(r.take("0, 81920 MiB, 1920 MiB", 2));
+  REQUIRE(out.samples.size() == 1);
+  CHECK(out.samples[0].mem_used_mib == 80000.0);
+}
+
+TEST_CASE("away from the header, a bare row must prove itself") {
+  GpuRecords out;
+  SmiCsvReader r(out);
+  CHECK(r.take("name, memory.used [MiB]", 1));
+  CHECK(r.take("NVIDIA L4, 1200", 2));          // next to the header
+  CHECK_FALSE(r.take("training started", 3));
+  CHECK_FALSE(r.take("Saving checkpoint, 1234", 4));  // a name and a bare number, away from it
+  CHECK(r.take("NVIDIA L4, 1300 MiB", 5));      // with nvidia-smi's unit
+  CHECK_FALSE(r.take("NVIDIA L4, 12 GB/s", 6)); // a unit that is not memory
+  CHECK(r.in_block());
+  REQUIRE(out.samples.size() == 2);
+  CHECK(out.samples[1].mem_used_mib == 1300.0);
+}
+
+TEST_CASE("command lines: aliases, quotes, paths, prompts; other mentions are not commands") {
+  GpuRecords out;
+  SmiCsvReader r(out);
+  CHECK(r.take("(venv) user@host:~/proj$ /usr/bin/nvidia-smi --query-compute-apps=\"pid,name,used_memory\" "
+               "--format=csv,noheader,nounits -l 1",
+               1));
+  CHECK(r.take("4242, python, 1200", 2));
+  REQUIRE(out.processes.size() == 1);
+  CHECK(out.processes[0].pid == 4242u);
+  CHECK(out.processes[0].name == "python");
+  CHECK(out.processes[0].mem_mib == 1200.0);
+
+  GpuRecords out2;
+  SmiCsvReader r2(out2);
+  CHECK_FALSE(r2.take("subprocess.check_output('nvidia-smi --query-gpu=index --format=csv,noheader')", 1));
+  CHECK_FALSE(r2.take("INFO running nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader", 2));
+  CHECK_FALSE(r2.take("0, 99 %", 3));
+  CHECK(out2.samples.empty());
+
+  GpuRecords out3;
+  SmiCsvReader r3(out3);
+  CHECK(r3.take("$ nvidia-smi --query-gpu=gpu_name,gpu_bus_id,clocks.sm --format=csv,noheader", 1));
+  for (uint64_t n = 2; n < 10; ++n) CHECK_FALSE(r3.take("unrelated output", n));
+  CHECK_FALSE(r3.in_block());
+  CHECK_FALSE(r3.take("NVIDIA H100 80GB HBM3, 00000000:18:00.0, 1980 MHz", 10));  // too far from it
+  CHECK(out3.samples.empty());
+  CHECK(r3.take("$ nvidia-smi --query-gpu=gpu_name,gpu_bus_id,clocks.sm --format=csv,noheader", 11));
+  CHECK(r3.take("NVIDIA H100 80GB HBM3, 00000000:18:00.0, 1980 MHz", 12));
+  REQUIRE(out3.samples.size() == 1);
+  CHECK(out3.samples[0].name == "NVIDIA H100 80GB HBM3");
+  CHECK(out3.samples[0].bus_id == "00000000:18:00.0");
+  CHECK(out3.samples[0].sm_clock_mhz == 1980.0);
+}
