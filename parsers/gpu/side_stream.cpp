@@ -4,22 +4,32 @@
 
 #include <fmt/format.h>
 
+#include "parsers/gpu/smi_csv.h"
+#include "parsers/gpu/smi_dmon.h"
+#include "parsers/gpu/smi_table.h"
+#include "parsers/gpu/topo_matrix.h"
 #include "src/util/numbers.h"
 
 namespace nd {
 
 SideStream::SideStream() {
   // In the order they are asked: the most distinctive openers first.
+  readers_.push_back(std::make_unique<SmiTableReader>(records));
+  readers_.push_back(std::make_unique<TopoMatrixReader>(records));
+  readers_.push_back(std::make_unique<SmiDmonReader>(records));
+  readers_.push_back(std::make_unique<SmiCsvReader>(records));
 }
 
 bool SideStream::feed(std::string_view payload, uint64_t line) {
+  const BlockReader* asked = nullptr;
   if (current_ && current_->in_block()) {
     if (current_->take(payload, line)) return true;
-    if (current_->in_block()) return false;  // noise inside the block
+    asked = current_;
   }
-  current_ = nullptr;
+  // A sampling loop (dmon, a CSV query) stays open while other tools print
+  // between its rows: a line it does not take may open another format.
   for (auto& reader : readers_) {
-    if (reader->take(payload, line)) {
+    if (reader.get() != asked && reader->take(payload, line)) {
       current_ = reader.get();
       return true;
     }

@@ -269,6 +269,9 @@ struct InputCounters : LineCounts {
 
 struct JobModel {
   std::vector<std::string> files;  // display names, indexed by LineRef::file
+  // Per file: its NCCL lines and its launcher binding reports.
+  std::vector<uint64_t> file_nccl_lines;
+  std::vector<uint64_t> file_binding_lines;
   Interner hosts;
   Interner transport_texts;
   std::vector<Transport> transports;  // indexed like transport_texts

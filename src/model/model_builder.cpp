@@ -15,7 +15,15 @@ constexpr uint32_t kMaxIndexedHost = 1u << 24;
 
 uint32_t ModelBuilder::add_file(std::string display_name) {
   model_.files.push_back(std::move(display_name));
+  model_.file_nccl_lines.push_back(0);
+  model_.file_binding_lines.push_back(0);
   return static_cast<uint32_t>(model_.files.size() - 1);
+}
+
+uint32_t ModelBuilder::add_file(std::string display_name, std::string host) {
+  uint32_t file = add_file(std::move(display_name));
+  if (!host.empty()) gpu_side_.set_file_host(file, std::move(host));
+  return file;
 }
 
 void ModelBuilder::add_line(uint32_t file, const Line& line) {
@@ -27,6 +35,10 @@ void ModelBuilder::add_line(uint32_t file, const Line& line) {
 void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& parsed) {
   auto& c = model_.counters;
   c += parsed.counts;
+  if (file < model_.file_nccl_lines.size()) {
+    model_.file_nccl_lines[file] += parsed.counts.nccl_lines;
+    model_.file_binding_lines[file] += parsed.bindings.size();
+  }
   auto ref_of = [&](uint64_t line) {
     return LineRef{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + line, UINT32_MAX))};
   };

@@ -35,6 +35,9 @@ class ModelBuilder {
   const JobModel& model() const { return model_; }
 
   uint32_t add_file(std::string display_name);
+  // The same, for an input given as HOST=FILE: lines that no launcher prefix
+  // names a host of belong to `host`.
+  uint32_t add_file(std::string display_name, std::string host);
   // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);
   // Merges parsed lines in order; an item's line number is line_base + Item::line.

@@ -133,11 +133,14 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
   return {};
 }
 
+bool nothing_to_judge(const JobModel& model) { return model.counters.nccl_lines == 0 && model.gpu_side.empty(); }
+
 // Reads every input into the builder, then finishes the model. Each
 // unreadable input gets one message on stderr; returns those messages.
 std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelBuilder& builder, bool timings,
                                   const Live& live) {
   std::vector<std::string> errors;
+  uint64_t input_bytes = 0;
   {
     // Split, strip launcher prefixes, classify and assign in one streaming
     // pass: memory follows ranks x channels, not the length of the log.
@@ -152,18 +155,19 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
         errors.push_back(err);
       }
     }
-    // Nothing from NCCL is nothing to judge: say why on stderr (the exit
-    // status says it to scripts), unless an unreadable input explains it.
-    if (errors.empty() && builder.model().counters.nccl_lines == 0) {
-      fmt::print(stderr, "nccl-doctor: error: {}\n",
-                 total == 0 ? "the input is empty: did the job die before it printed anything?"
-                            : "the input holds no NCCL debug line: was the job run with NCCL_DEBUG=INFO?");
-    }
+    input_bytes = total;
   }
   {
     // Pending lines can only be assigned once every Init line is known.
     Timer t(timings, "model");
     builder.finish();
+  }
+  // Nothing from NCCL or around it is nothing to judge: say why on stderr
+  // (the exit status says it to scripts), unless an unreadable input explains it.
+  if (errors.empty() && nothing_to_judge(builder.model())) {
+    fmt::print(stderr, "nccl-doctor: error: {}\n",
+               input_bytes == 0 ? "the input is empty: did the job die before it printed anything?"
+                                : "the input holds no NCCL debug line: was the job run with NCCL_DEBUG=INFO?");
   }
   return errors;
 }

@@ -42,6 +42,11 @@ struct GapRule {
 
 std::optional<Gap> no_nccl_lines(const GapInput& in) {
   if (in.c.nccl_lines != 0) return std::nullopt;
+  // nvidia-smi or nccl-tests output alone is judged on its own: only the
+  // rules that read the NCCL log stay undecided.
+  if (in.summary.gpu_side.any()) {
+    return Gap{"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO", {"ND2", "ND3"}, false};
+  }
   return Gap{"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO"};
 }
 
@@ -241,7 +246,7 @@ void judge(CheckReport& report, const Registry& registry, const RuleSelection& s
 
 int exit_code(const CheckReport& report, FailOn fail_on) {
   if (!report.input_errors.empty()) return 2;
-  if (report.summary.counters.nccl_lines == 0) return kExitNoNcclLines;
+  if (report.summary.counters.nccl_lines == 0 && !report.summary.gpu_side.any()) return kExitNoNcclLines;
   if (report.verdict == Verdict::Fail) return 1;
   if (report.verdict == Verdict::Inconclusive && fail_on == FailOn::Inconclusive) return 1;
   return 0;

@@ -281,6 +281,7 @@ JobSummary summarize(const JobModel& model) {
   for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk));
   summarize_matrix(model, walk.cells, s);
   summarize_rails(model, s);
+  s.gpu_side = summarize_gpu_side(model);
 
   Coverage& cov = s.coverage;
   cov.hosts_seen = static_cast<size_t>(std::count(walk.hosts_seen.begin(), walk.hosts_seen.end(), true));

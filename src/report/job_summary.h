@@ -12,6 +12,7 @@
 
 #include "src/model/job_model.h"
 #include "src/model/rail_map.h"
+#include "src/report/gpu_summary.h"
 
 namespace nd {
 
@@ -140,6 +141,7 @@ struct JobSummary {
   Coverage coverage;
   InputCounters counters;
   std::vector<std::string> files;
+  GpuSideSummary gpu_side;  // nvidia-smi, topo -m, nccl-tests
 };
 
 JobSummary summarize(const JobModel& model);

@@ -1,5 +1,7 @@
 #include "src/report/json_renderer.h"
 
+#include <algorithm>
+
 namespace nd {
 
 using nlohmann::json;
@@ -19,6 +21,76 @@ json finding_json(const Finding& f) {
   if (!f.related.empty()) j["related"] = f.related;
   return j;
 }
+
+namespace {
+
+json optional_json(const auto& v) { return v ? json(*v) : json(); }
+
+json gpus_json(const std::vector<GpuRow>& gpus) {
+  json out = json::array();
+  for (const auto& g : gpus) {
+    json processes = json::array();
+    for (const auto& p : g.processes) {
+      processes.push_back({{"pid", optional_json(p.pid)}, {"mem_mib", optional_json(p.mem_mib)},
+                           {"type", p.type.empty() ? json() : json(p.type)}});
+    }
+    out.push_back({{"host", g.host.empty() ? json() : json(g.host)},
+                   {"index", optional_json(g.index)},
+                   {"name", g.name.empty() ? json() : json(g.name)},
+                   {"bus_id", g.bus_id.empty() ? json() : json(g.bus_id)},
+                   {"samples", g.samples},
+                   {"util_mean", optional_json(g.util_mean)},
+                   {"util_max", optional_json(g.util_max)},
+                   {"mem_used_mib", optional_json(g.mem_used_mib)},
+                   {"mem_total_mib", optional_json(g.mem_total_mib)},
+                   {"power_max_w", optional_json(g.power_max_w)},
+                   {"processes", processes}});
+  }
+  return out;
+}
+
+json topology_json(const std::vector<TopologyRow>& rows) {
+  json out = json::array();
+  for (const auto& t : rows) {
+    json nearest = json::object();
+    for (const auto& [gpu, n] : t.nearest_nic) nearest[gpu] = {{"nic", n.nic}, {"path", n.path}};
+    out.push_back({{"host", t.host.empty() ? json() : json(t.host)},
+                   {"gpus", t.gpus},
+                   {"nics", t.nics},
+                   {"links", t.links},
+                   {"nearest_nic", nearest}});
+  }
+  return out;
+}
+
+json nccl_tests_json(const std::vector<NcclTestsSummary>& runs) {
+  json out = json::array();
+  for (const auto& t : runs) {
+    out.push_back({{"op", t.op.empty() ? json() : json(t.op)},
+                   {"ranks", t.ranks},
+                   {"hosts", t.hosts},
+                   {"rows", t.rows},
+                   {"max_busbw_gbs", optional_json(t.max_busbw_gbs)},
+                   {"max_busbw_bytes", optional_json(t.max_busbw_bytes)},
+                   {"avg_busbw_gbs", optional_json(t.avg_busbw_gbs)},
+                   {"wrong", t.wrong}});
+  }
+  return out;
+}
+
+// The GPU side, present when an input other than an NCCL log was read.
+void add_gpu_side(const GpuSideSummary& g, json& out) {
+  bool other = std::any_of(g.inputs.begin(), g.inputs.end(), [](const InputKind& k) { return k.kind != "nccl-log"; });
+  if (!other) return;
+  json inputs = json::array();
+  for (const auto& k : g.inputs) inputs.push_back({{"path", k.path}, {"kind", k.kind}});
+  out["inputs"] = inputs;
+  out["gpus"] = gpus_json(g.gpus);
+  out["topology"] = topology_json(g.topology);
+  out["nccl_tests"] = nccl_tests_json(g.nccl_tests);
+}
+
+}  // namespace
 
 json report_json(const CheckReport& r) {
   const JobSummary& s = r.summary;
@@ -77,6 +149,7 @@ json report_json(const CheckReport& r) {
   };
   // Present when some lines name no host, like `communicator` in a finding.
   if (s.host_unknown_processes > 0) out["summary"]["host_unknown_processes"] = s.host_unknown_processes;
+  add_gpu_side(s.gpu_side, out);
   return out;
 }
 

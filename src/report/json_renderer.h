@@ -1,5 +1,5 @@
 #pragma once
-// `--format json`: schema nccl-doctor.check/1, documented in nccl-doctor(1).
+// `--format json`: schema nccl-doctor.check/2, documented in nccl-doctor(1).
 
 #include <string>
 

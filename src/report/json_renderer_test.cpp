@@ -26,7 +26,7 @@ TEST_CASE("JSON report has the documented shape") {
   r.findings.push_back(f);
   r.verdict = Verdict::Pass;
   json j = json::parse(render_json(r));
-  CHECK(j["schema"] == "nccl-doctor.check/1");
+  CHECK(j["schema"] == "nccl-doctor.check/2");
   CHECK(j["verdict"] == "pass");
   CHECK(j["summary"]["hosts"] == 2);
   CHECK(j["summary"]["ranks"] == 4);

@@ -1,0 +1,91 @@
+#pragma once
+// The GPU side of the job as every view tells it: which inputs were read as
+// what, each GPU's utilisation and memory, each host's `topo -m` and each
+// nccl-tests run. Computed once, by summarize().
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/model/job_model.h"
+
+namespace nd {
+
+// One input and what it was read as: "nccl-log", "nvidia-smi",
+// "nvidia-smi-csv", "nvidia-smi-dmon", "nvidia-smi-topo", "nccl-tests",
+// "horovod-timeline", "bindings".
+struct InputKind {
+  std::string path;
+  std::string kind;
+};
+
+struct GpuProcessRow {
+  std::optional<uint64_t> pid;
+  std::optional<double> mem_mib;
+  std::string type;
+  std::string name;
+};
+
+struct GpuRow {
+  std::string host;  // empty: the input named none
+  std::optional<uint32_t> index;
+  std::string name;
+  std::string bus_id;
+  uint64_t samples = 0;
+  std::optional<double> util_mean;  // over every sample
+  std::optional<double> util_max;
+  std::optional<double> util_p10;   // of the steady state (see steady_util())
+  std::optional<double> mem_used_mib;  // the last sample's
+  std::optional<double> mem_total_mib;
+  std::optional<double> power_max_w;
+  std::vector<GpuProcessRow> processes;
+};
+
+struct NearestNic {
+  std::string nic;
+  std::string path;  // PIX, PXB, PHB, NODE, SYS
+};
+
+struct TopologyRow {
+  std::string host;
+  size_t gpus = 0;
+  std::vector<std::string> nics;  // resolved names, in column order
+  std::map<std::string, std::map<std::string, std::string>> links;
+  std::map<std::string, NearestNic> nearest_nic;  // by GPU
+};
+
+struct NcclTestsSummary {
+  std::string op;  // "all_reduce"; empty when the output never named it
+  size_t ranks = 0;
+  std::vector<std::string> hosts;
+  size_t rows = 0;
+  std::optional<double> max_busbw_gbs;  // the largest busbw of any row, either placement
+  std::optional<uint64_t> max_busbw_bytes;  // the size of the row that had it
+  std::optional<double> avg_busbw_gbs;
+  uint64_t wrong = 0;  // numeric #wrong cells summed
+  bool out_of_bounds_failed = false;
+};
+
+struct GpuSideSummary {
+  std::vector<InputKind> inputs;
+  std::vector<GpuRow> gpus;
+  std::vector<TopologyRow> topology;
+  std::vector<NcclTestsSummary> nccl_tests;
+  size_t timelines = 0;
+
+  // Whether any input other than an NCCL log said something to judge.
+  bool any() const { return !gpus.empty() || !topology.empty() || !nccl_tests.empty() || timelines > 0; }
+};
+
+GpuSideSummary summarize_gpu_side(const JobModel& model);
+
+// A link class's rank for "nearest": PIX 0 … SYS 4; none for NV# and X.
+std::optional<int> pci_path_rank(const std::string& link);
+
+// "nvidia-smi", "nccl-tests", …: the JSON `inputs[].kind` of a reader's format.
+const char* side_kind_name(SideKind kind);
+
+}  // namespace nd
