@@ -103,6 +103,7 @@ struct NcclTestsRow {
   std::optional<double> ip_time_us, ip_algbw_gbs, ip_busbw_gbs;
   std::optional<uint64_t> ip_wrong;
   std::optional<double> ip_error;
+  std::string timestamp;  // `-S 1`: "2025-10-20 13:45:01"; empty without the column
 };
 
 struct NcclTestsRun {
@@ -117,6 +118,12 @@ struct NcclTestsRun {
   bool out_of_bounds_failed = false;
   std::optional<double> avg_busbw_gbs;    // "# Avg bus bandwidth : X"
   std::vector<uint64_t> failure_lines;    // "Test NCCL failure", "Test CUDA failure", "Test failure"
+  std::vector<std::string> failure_texts;  // those lines as read, same order
+  // "OK"/"FAILED" after the average: only when NCCL_TESTS_MIN_BW was set.
+  std::optional<bool> avg_busbw_ok;
+  bool cputime = false;                    // `-C 1`: the time columns are CPU time
+  std::optional<uint64_t> reduced_max_bytes;  // "# Reducing maxBytes to N due to memory limitation"
+  std::optional<uint32_t> nccl_headers, nccl_library;  // codes on the version line (22703)
 };
 
 // A Horovod timeline (Chrome trace): time per activity, per tensor.
@@ -133,6 +140,14 @@ struct HorovodTimeline {
   uint64_t events = 0;
   bool terminated = false;           // the closing "]" was seen
   std::vector<HorovodActivity> activities;  // one per (tensor, activity)
+  // pid 0's `start_time_since_epoch_in_micros` (Horovod 0.21+): ts 0 on the wall clock.
+  std::optional<int64_t> start_time_since_epoch_us;
+  // Begun ("B") and never ended when the file stops: a killed or stalled job's
+  // last operations. total_us runs to last_us; count is how many were open.
+  std::vector<HorovodActivity> unfinished;
+  // Rank -> how many negotiations it was the last to report ready for (the
+  // `X` ticks named by rank inside NEGOTIATE_*): the rank the others waited on.
+  std::map<uint32_t, uint64_t> last_ready;
 };
 
 // Everything the readers of one stream found, in the order they found it.

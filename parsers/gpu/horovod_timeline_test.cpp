@@ -1,0 +1,243 @@
+#include "parsers/gpu/horovod_timeline.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+using namespace nd;
+
+namespace {
+
+std::vector<bool> feed(HorovodTimelineReader& r, std::initializer_list<std::string_view> lines) {
+  std::vector<bool> claimed;
+  uint64_t n = 0;
+  for (std::string_view l : lines) claimed.push_back(r.take(l, ++n));
+  r.finish();
+  return claimed;
+}
+
+struct FileRead {
+  GpuRecords out;
+  std::vector<bool> claimed;
+};
+
+FileRead read_fixture(const std::string& name) {
+  FileRead fr;
+  HorovodTimelineReader r(fr.out);
+  std::ifstream f(std::string(ND_SOURCE_ROOT) + "/testdata/gpu/horovod_timeline/" + name);
+  REQUIRE(f.good());
+  std::string line;
+  uint64_t n = 0;
+  while (std::getline(f, line)) fr.claimed.push_back(r.take(line, ++n));
+  r.finish();
+  return fr;
+}
+
+const HorovodActivity* find(const std::vector<HorovodActivity>& v, std::string_view tensor, std::string_view activity) {
+  for (const HorovodActivity& a : v) {
+    if (a.tensor == tensor && a.activity == activity) return &a;
+  }
+  return nullptr;
+}
+
+size_t count(const std::vector<bool>& v) {
+  size_t n = 0;
+  for (bool b : v) n += b;
+  return n;
+}
+
+constexpr std::string_view kMatMul =
+    "DistributedAdamOptimizer_Allreduce/HorovodAllreduce_gradients_dense_1_MatMul_grad_MatMul_1_0";
+
+}  // namespace
+
+TEST_CASE("one event a line (Horovod <= 0.20): B/E nesting, rank ticks, the tensor of each pid") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  auto c = feed(r, {
+      "[",
+      R"({"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "allreduce.noname.1"}},)",
+      R"({"name": "process_sort_index", "ph": "M", "pid": 1, "args": {"sort_index": 1}},)",
+      R"({"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 1000, "pid": 1},)",
+      R"({"ph": "X", "name": "1", "ts": 1010, "pid": 1, "dur": 0},)",
+      R"({"ph": "X", "name": "0", "ts": 1090, "pid": 1, "dur": 0},)",
+      R"({"ph": "E", "ts": 1100, "pid": 1},)",
+      R"({"ph": "B", "name": "ALLREDUCE", "ts": 1200, "pid": 1},)",
+      R"({"ph": "B", "name": "NCCL_ALLREDUCE", "ts": 1210, "pid": 1},)",
+      R"({"ph": "E", "ts": 1710, "pid": 1},)",
+      R"({"ph": "E", "ts": 1720, "pid": 1, "args": {"dtype": "float32", "shape": "[4]"}},)",
+      R"({"ph": "X", "name": "CUSTOM_STEP", "ts": 1800, "pid": 1, "dur": 250},)",
+  });
+  CHECK(c == std::vector<bool>{false, true, true, true, true, true, true, true, true, true, true, true});
+  CHECK(out.kinds == std::vector<SideKind>{SideKind::HorovodTimeline});
+  REQUIRE(out.timelines.size() == 1);
+  const HorovodTimeline& t = out.timelines[0];
+  CHECK(t.line == 1);  // the `[`
+  CHECK(t.events == 11);
+  CHECK_FALSE(t.terminated);
+  CHECK(t.first_us == 1000);
+  CHECK(t.last_us == 2050);
+  REQUIRE(t.activities.size() == 4);
+  CHECK(t.activities[0].tensor == "allreduce.noname.1");
+  CHECK(t.activities[0].activity == "NEGOTIATE_ALLREDUCE");
+  CHECK(t.activities[0].total_us == 100);
+  CHECK(t.activities[0].count == 1);
+  CHECK(t.activities[1].activity == "ALLREDUCE");
+  CHECK(t.activities[1].total_us == 520);
+  CHECK(t.activities[2].activity == "NCCL_ALLREDUCE");
+  CHECK(t.activities[2].total_us == 500);
+  CHECK(t.activities[3].activity == "CUSTOM_STEP");
+  CHECK(t.activities[3].total_us == 250);
+  CHECK(t.unfinished.empty());
+  CHECK(t.last_ready == std::map<uint32_t, uint64_t>{{0, 1}});
+  CHECK_FALSE(t.start_time_since_epoch_us);
+}
+
+TEST_CASE("v0.16 fixture: killed during a negotiation, no closing bracket, the last write cut short") {
+  FileRead fr = read_fixture("v0.16-per-line-killed.txt");
+  REQUIRE(fr.out.timelines.size() == 1);
+  const HorovodTimeline& t = fr.out.timelines[0];
+  CHECK(t.line == 1);
+  CHECK(t.events == 80);
+  CHECK_FALSE(t.terminated);
+  CHECK(t.first_us == 3399382);
+  CHECK(t.last_us == 3409609);
+  CHECK(t.activities.size() == 14);
+  const HorovodActivity* nccl = find(t.activities, kMatMul, "NCCL_ALLREDUCE");
+  REQUIRE(nccl);
+  CHECK(nccl->total_us == 3300);
+  CHECK(nccl->count == 2);
+  const HorovodActivity* outer = find(t.activities, kMatMul, "ALLREDUCE");
+  REQUIRE(outer);
+  CHECK(outer->total_us == 4444);
+  const HorovodActivity* bcast = find(t.activities, "HorovodBroadcast_global_step_0", "NCCL_BCAST");
+  REQUIRE(bcast);
+  CHECK(bcast->total_us == 60);
+  // The negotiation rank 2 never joined.
+  REQUIRE(t.unfinished.size() == 1);
+  CHECK(t.unfinished[0].tensor == kMatMul);
+  CHECK(t.unfinished[0].activity == "NEGOTIATE_ALLREDUCE");
+  CHECK(t.unfinished[0].total_us == 67);
+  CHECK(t.unfinished[0].count == 1);
+  CHECK(t.last_ready == std::map<uint32_t, uint64_t>{{1, 1}, {3, 4}});
+  CHECK(count(fr.claimed) == fr.claimed.size() - 1);  // all but the `[`
+}
+
+TEST_CASE("v0.28 fixture: events joined on a line, pid 0's start time, cycle markers, hierarchical allreduce") {
+  FileRead fr = read_fixture("v0.28-joined-events.txt");
+  REQUIRE(fr.out.timelines.size() == 1);
+  const HorovodTimeline& t = fr.out.timelines[0];
+  CHECK(t.events == 209);
+  CHECK(t.terminated);
+  CHECK(t.start_time_since_epoch_us == 1717171717000000);
+  CHECK(t.first_us == 120);  // the first CYCLE_START
+  CHECK(t.last_us == 33875);
+  CHECK(t.activities.size() == 21);
+  const HorovodActivity* mpi = find(t.activities, "allreduce.model.fc.weight", "MPI_ALLREDUCE");
+  REQUIRE(mpi);
+  CHECK(mpi->total_us == 5400);
+  CHECK(mpi->count == 3);
+  const HorovodActivity* rs = find(t.activities, "allreduce.model.fc.weight", "NCCL_REDUCESCATTER");
+  REQUIRE(rs);
+  CHECK(rs->total_us == 2700);
+  CHECK_FALSE(find(t.activities, "allreduce.model.fc.weight", "QUEUE"));
+  CHECK(t.unfinished.empty());
+  CHECK(t.last_ready == std::map<uint32_t, uint64_t>{{5, 1}, {6, 8}});
+  CHECK_FALSE(fr.claimed[0]);
+  CHECK(count(fr.claimed) == fr.claimed.size() - 1);
+}
+
+TEST_CASE("re-saved fixture: the whole array on one line reads the same") {
+  FileRead one = read_fixture("resaved-one-line.txt");
+  FileRead joined = read_fixture("v0.28-joined-events.txt");
+  REQUIRE(one.out.timelines.size() == 1);
+  const HorovodTimeline& a = one.out.timelines[0];
+  const HorovodTimeline& b = joined.out.timelines[0];
+  CHECK(one.claimed == std::vector<bool>{true});
+  CHECK(a.events == b.events);
+  CHECK(a.terminated);
+  CHECK(a.first_us == b.first_us);
+  CHECK(a.last_us == b.last_us);
+  REQUIRE(a.activities.size() == b.activities.size());
+  for (size_t i = 0; i < a.activities.size(); ++i) {
+    CHECK(a.activities[i].tensor == b.activities[i].tensor);
+    CHECK(a.activities[i].activity == b.activities[i].activity);
+    CHECK(a.activities[i].total_us == b.activities[i].total_us);
+    CHECK(a.activities[i].count == b.activities[i].count);
+  }
+}
+
+TEST_CASE("a tail of a timeline (no `[`, no metadata) opens on a timed event; pids stand in for names") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  auto c = feed(r, {
+      R"({"ph": "B", "name": "QUEUE", "ts": 50, "pid": 7},{"ph": "E", "ts": 80, "pid": 7}]")",
+  });
+  CHECK(c == std::vector<bool>{true});
+  REQUIRE(out.timelines.size() == 1);
+  CHECK(out.timelines[0].terminated);
+  REQUIRE(out.timelines[0].activities.size() == 1);
+  CHECK(out.timelines[0].activities[0].tensor == "pid 7");
+  CHECK(out.timelines[0].activities[0].total_us == 30);
+}
+
+TEST_CASE("nothing else is a timeline: JSON lines, other Chrome traces, lists, metadata without `[`") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  auto c = feed(r, {
+      R"({"loss": 0.512, "step": 100, "lr": 0.001})",
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 5},)",
+      R"({"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "allreduce.noname.1"}},)",
+      R"({"ph": "B", "name": "QUEUE", "pid": 1},)",
+      R"({"ph": "Q", "name": "QUEUE", "ts": 5, "pid": 1})",
+      "[1, 2, 3]",
+      "[",
+      "  1,",
+      R"({"ph": "B", "name": "QUEUE", "ts": "soon", "pid": 1})",
+      "[",
+      R"(  {"ph": "X", "ts": 10, "pid": 1, "tid": 4, "dur": 1, "name": "kernel"},)",
+      "]",
+      "| 0  NVIDIA H100 80GB HBM3          On  | 00000000:18:00.0 Off |                    0 |",
+      "Epoch 3:  45%|####      | 450/1000 [01:02<01:16,  7.18it/s, loss=0.312]",
+      R"({"ph": "B", "name": "QUEUE", "ts": 5, "pid": 1)",
+  });
+  CHECK(count(c) == 0);
+  CHECK(out.timelines.empty());
+  CHECK(out.kinds.empty());
+  CHECK_FALSE(r.in_block());
+}
+
+TEST_CASE("inside a timeline, other lines are left alone; a second `[` starts the next timeline") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  auto c = feed(r, {
+      "[",
+      R"({"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "t1"}},)",
+      R"({"ph": "B", "name": "QUEUE", "ts": 10, "pid": 1},)",
+      "Traceback (most recent call last):",
+      "[1, 2, 3]",
+      R"({"loss": 0.5})",
+      R"({"ph": "E", "ts": 30, "pid": 1},)",
+      "",
+      "[",
+      R"({"name": "process_name", "ph": "M", "pid": 0, "args": {"start_time_since_epoch_in_micros":1700000000000000}},)",
+      R"({"ph": "B", "name": "NEGOTIATE_BROADCAST", "ts": 5, "pid": 1}])",
+  });
+  CHECK(c == std::vector<bool>{false, true, true, false, false, false, true, false, false, true, true});
+  REQUIRE(out.timelines.size() == 2);
+  CHECK_FALSE(out.timelines[0].terminated);
+  CHECK(out.timelines[0].events == 3);
+  REQUIRE(out.timelines[0].activities.size() == 1);
+  CHECK(out.timelines[0].activities[0].total_us == 20);
+  CHECK(out.timelines[1].line == 9);
+  CHECK(out.timelines[1].terminated);
+  CHECK(out.timelines[1].start_time_since_epoch_us == 1700000000000000);
+  CHECK(out.timelines[1].activities.empty());
+  REQUIRE(out.timelines[1].unfinished.size() == 1);
+  CHECK(out.timelines[1].unfinished[0].tensor == "pid 1");
+  CHECK(out.timelines[1].unfinished[0].total_us == 0);
+  CHECK_FALSE(r.in_block());
+}

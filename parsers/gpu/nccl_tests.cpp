@@ -1,0 +1,439 @@
+#include "parsers/gpu/nccl_tests.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include <re2/re2.h>
+
+#include "src/util/numbers.h"
+#include "src/util/text.h"
+
+namespace nd {
+namespace {
+
+constexpr size_t kMaxTokens = 64;  // a -I 1 table with timestamps has 27 fields
+constexpr int kFooterNoise = 8;    // unclaimed lines after a footer before the run is over
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// Splits on runs of blanks; returns how many tokens, at most kMaxTokens
+// (one more means the line had more than that).
+size_t split_fields(std::string_view s, std::array<std::string_view, kMaxTokens + 1>& out) {
+  size_t n = 0;
+  size_t i = 0;
+  while (i < s.size() && n <= kMaxTokens) {
+    while (i < s.size() && is_blank(s[i])) ++i;
+    if (i == s.size()) break;
+    size_t start = i;
+    while (i < s.size() && !is_blank(s[i])) ++i;
+    out[n++] = s.substr(start, i - start);
+  }
+  return n;
+}
+
+std::optional<double> parse_double(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+std::string_view first_word(std::string_view s) { return s.substr(0, s.find(' ')); }
+
+// "./build/all_reduce_perf_mpi" -> "all_reduce"; a name that is not a
+// `*_perf` binary is kept as printed (a renamed copy still names its test).
+std::string_view op_from_program(std::string_view prog) {
+  if (size_t slash = prog.rfind('/'); slash != std::string_view::npos) prog.remove_prefix(slash + 1);
+  if (prog.ends_with("_mpi")) prog.remove_suffix(4);
+  if (prog.ends_with("_perf")) prog.remove_suffix(5);
+  return prog;
+}
+
+// The binaries nccl-tests builds; a command line names one of them.
+constexpr std::array<std::string_view, 11> kOps = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                                   "reduce",     "alltoall",   "alltoallv",      "sendrecv",
+                                                   "gather",     "scatter",    "hypercube"};
+
+bool is_known_op(std::string_view op) {
+  for (std::string_view known : kOps) {
+    if (op == known) return true;
+  }
+  return false;
+}
+
+// A word ends where a shell word would: blank, quote, `;`, `&`, `|`.
+bool ends_word(std::string_view s, size_t pos) {
+  if (pos >= s.size()) return true;
+  char c = s[pos];
+  return is_blank(c) || c == '"' || c == '\'' || c == ';' || c == '&' || c == '|' || c == '\r';
+}
+
+// The test a command line runs: `mpirun ... ./build/all_reduce_perf -b 8`.
+// Only a whole word whose last path part is a known `<op>_perf` counts.
+std::string_view op_in_command(std::string_view text) {
+  size_t from = 0;
+  while (true) {
+    size_t at = text.find("_perf", from);
+    if (at == std::string_view::npos) return {};
+    from = at + 5;
+    size_t end = at + 5;
+    if (text.substr(end).starts_with("_mpi")) end += 4;
+    if (!ends_word(text, end)) continue;
+    size_t begin = at;
+    while (begin > 0 && (is_alpha(text[begin - 1]) || text[begin - 1] == '_')) --begin;
+    if (begin > 0) {
+      char c = text[begin - 1];
+      if (!(is_blank(c) || c == '/' || c == '"' || c == '\'' || c == '=')) continue;
+    }
+    std::string_view op = text.substr(begin, at - begin);
+    if (is_known_op(op)) return op;
+  }
+}
+
+// "Out of bounds values : 3 FAILED" -> ("3", "FAILED"); empty when no colon.
+std::pair<std::string_view, std::string_view> footer_value(std::string_view text) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return {};
+  std::string_view rest = trim(text.substr(colon + 1));
+  size_t space = rest.find(' ');
+  if (space == std::string_view::npos) return {rest, {}};
+  return {rest.substr(0, space), trim(rest.substr(space + 1))};
+}
+
+// `out-of-place   in-place` over the table (v1 broadcast: `out-of-place`
+// alone; -I 1 adds `(+ per-iteration)` to each), and no other words.
+bool is_group_line(std::string_view text) {
+  std::array<std::string_view, kMaxTokens + 1> f;
+  size_t n = split_fields(text, f);
+  if (n > 6) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (f[i] != "out-of-place" && f[i] != "in-place" && f[i] != "(+" && f[i] != "per-iteration)") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool NcclTestsReader::take(std::string_view payload, uint64_t line) {
+  std::string_view text = trim(payload);
+  if (text.empty()) return false;
+  // Rows first: inside a table they are most of the lines.
+  if (state_ == State::Table && is_digit(text.front()) && take_row(text, line)) return true;
+  bool claimed = text.front() == '#' ? take_comment(trim(text.substr(1)), line) : take_plain(text, line);
+  if (claimed) {
+    footer_noise_ = 0;
+    return true;
+  }
+  note_command(text);
+  // After the footer come the memory summary, `#` and the last error; text
+  // that goes on past a few lines is another program's.
+  if (state_ == State::Footer && ++footer_noise_ > kFooterNoise) state_ = State::Idle;
+  return false;
+}
+
+void NcclTestsReader::finish() { state_ = State::Idle; }
+
+NcclTestsRun& NcclTestsReader::start_run(uint64_t line) {
+  NcclTestsRun r;
+  r.line = line;
+  r.op = std::move(pending_op_);
+  pending_op_.clear();
+  out_.nccl_tests.push_back(std::move(r));
+  out_.saw(SideKind::NcclTests);
+  run_ = out_.nccl_tests.size() - 1;
+  columns_.clear();
+  min_tokens_ = 0;
+  time_scale_ = 1;
+  state_ = State::Header;
+  return run();
+}
+
+NcclTestsRun& NcclTestsReader::header(Step step, uint64_t line) {
+  bool same_run = state_ == State::Header && run_ && (step > step_ || (step == kRank && step_ == kRank));
+  if (!same_run) start_run(line);
+  step_ = step;
+  return run();
+}
+
+// `text` is what follows the `#`.
+bool NcclTestsReader::take_comment(std::string_view text, uint64_t line) {
+  bool in_run = state_ != State::Idle;
+  if (text.empty()) return in_run;  // the `#` lines between parts
+  if (text.starts_with("nccl-tests version ")) {
+    NcclTestsRun& r = header(kVersion, line);
+    std::array<std::string_view, kMaxTokens + 1> f;
+    size_t n = split_fields(text, f);
+    if (n >= 3) r.version = std::string(f[2]);
+    for (size_t i = 3; i < n && i < kMaxTokens; ++i) {
+      if (f[i].starts_with("nccl-headers=")) r.nccl_headers = parse_u32(f[i].substr(13));
+      if (f[i].starts_with("nccl-library=")) r.nccl_library = parse_u32(f[i].substr(13));
+    }
+    return true;
+  }
+  if (text.starts_with("Collective test starting: ")) {
+    header(kStarting, line).op = std::string(op_from_program(trim(text.substr(26))));
+    return true;
+  }
+  if (text.starts_with("Collective test concluded: ")) {
+    if (!in_run) return false;
+    if (run().op.empty()) run().op = std::string(op_from_program(trim(text.substr(27))));
+    state_ = State::Footer;
+    return true;
+  }
+  if (text.starts_with("nThread ")) return take_plain(text, line);
+  if (text == "Using devices") {
+    header(kUsing, line);
+    return true;
+  }
+  if (text.starts_with("Rank ")) {
+    // v1: `Rank  0 on host device  0 [0x1b] name`; v2.0: `Pid` added; v2.13.4: `Group`.
+    static const RE2 kRankLine(
+        R"(Rank\s+(\d+)(?:\s+Group\s+(\d+))?(?:\s+Pid\s+(\d+))?\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*))");
+    re2::StringPiece rank, group, pid, host, device, bus, name;
+    if (!RE2::FullMatch(text, kRankLine, &rank, &group, &pid, &host, &device, &bus, &name)) return false;
+    NcclTestsRank r;
+    r.rank = parse_u32(rank).value_or(0);
+    if (!group.empty()) r.group = parse_u32(group);
+    if (!pid.empty()) r.pid = parse_u64(pid);
+    r.host = std::string(host);
+    r.device = parse_u32(device).value_or(0);
+    r.bus = std::string(bus);
+    r.name = std::string(trim(name));
+    header(kRank, line).ranks.push_back(std::move(r));
+    return true;
+  }
+  std::string_view word = first_word(text);
+  if (word == "size" || word == "bytes") return take_names(text, line);
+  if (word == "out-of-place" && is_group_line(text)) {
+    header(kGroups, line);
+    return true;
+  }
+  if (word == "(B)") {
+    if (state_ != State::Table || step_ != kNames) return false;
+    step_ = kUnits;
+    return true;
+  }
+  if (text.starts_with("Out of bounds values") || text.starts_with("Avg bus bandwidth")) return take_footer(text);
+  if (!in_run) return false;
+  if (text.starts_with("Reducing maxBytes to ")) {
+    std::array<std::string_view, kMaxTokens + 1> f;
+    if (split_fields(text, f) >= 4) run().reduced_max_bytes = parse_u64(f[3]);
+    return true;
+  }
+  // Option notes, the memory summary, the last NCCL error and rccl-tests'
+  // legend: part of the run, nothing to keep.
+  static constexpr std::array<std::string_view, 8> kNotes = {
+      "Blocking Enabled",         "Parallel Init Enabled", "Per-Iteration Report", "Swap Comms Enabled",
+      "NCCL Tests compiled with", "GPU memory usage",      "error: ",              "Errors with asterisks"};
+  for (std::string_view note : kNotes) {
+    if (text.starts_with(note)) return true;
+  }
+  return false;
+}
+
+// Lines without `#`: v1 printed its nThread line, option notes and footer
+// bare; failures are printed bare by every version.
+bool NcclTestsReader::take_plain(std::string_view text, uint64_t line) {
+  if (text.starts_with("nThread ")) {
+    static const RE2 kNThreadLine(R"(nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)\b.*)");
+    re2::StringPiece nthread, ngpus, minb, maxb;
+    if (!RE2::FullMatch(text, kNThreadLine, &nthread, &ngpus, &minb, &maxb)) return false;
+    NcclTestsRun& r = header(kNThread, line);
+    r.nthread = parse_u32(nthread);
+    r.ngpus = parse_u32(ngpus);
+    r.min_bytes = parse_u64(minb);
+    r.max_bytes = parse_u64(maxb);
+    return true;
+  }
+  if (text.starts_with("Out of bounds values") || text.starts_with("Avg bus bandwidth")) return take_footer(text);
+  if (state_ == State::Header &&
+      (text.starts_with("Swap Comms Enabled") || text.starts_with("Blocking Enabled") ||
+       text.starts_with("Parallel Init Enabled"))) {
+    return true;
+  }
+  return take_failure(text, line);
+}
+
+bool NcclTestsReader::take_failure(std::string_view text, uint64_t line) {
+  if (text.find("failure") == std::string_view::npos && text.find("Test timeout") == std::string_view::npos) {
+    return false;
+  }
+  // `host: ` may still lead (when the caller did not take it for a launcher
+  // prefix). v2.0+: NCCLCHECK/CUDACHECK, TESTCHECK's trace and the timeout.
+  static const RE2 kTest(R"((?:\S+: )?(?:Test (?:NCCL|CUDA) failure \S+:\d+ '.*|Test timeout \(\d+s\) \S+:\d+))"
+                         R"(|\.\. \S+(?: pid \d+)?: Test failure \S+:\d+)");
+  // v1 printed `NCCL failure common.cu:874 'msg'`: too plain to open a run.
+  static const RE2 kV1(R"((?:NCCL|Cuda) failure \S+\.cu:\d+ '.*)");
+  bool strict = RE2::FullMatch(text, kTest);
+  if (!strict && !(state_ != State::Idle && RE2::FullMatch(text, kV1))) return false;
+  if (!run_) {
+    // A rank whose stream never had rank 0's header: a run of its failures.
+    start_run(line);
+    state_ = State::Idle;
+  }
+  run().failure_lines.push_back(line);
+  run().failure_texts.emplace_back(text);
+  return true;
+}
+
+bool NcclTestsReader::take_names(std::string_view text, uint64_t line) {
+  std::array<std::string_view, kMaxTokens + 1> f;
+  size_t n = split_fields(text, f);
+  if (n > kMaxTokens) return false;
+  std::vector<Column> cols;
+  cols.reserve(n);
+  int times = 0;
+  uint8_t group = 0;  // the second time column starts the in-place group
+  bool busbw = false, cputime = false;
+  for (size_t i = 0; i < n; ++i) {
+    std::string_view name = f[i];
+    Column c;
+    if (name == "size" || name == "bytes") {
+      c.col = Col::Size;
+    } else if (name == "count" || name == "N") {
+      c.col = Col::Count;
+    } else if (name == "type") {
+      c.col = Col::Type;
+    } else if (name == "redop" || name == "op") {
+      c.col = Col::Redop;
+    } else if (name == "root") {
+      c.col = Col::Root;
+    } else if (name == "time" || name == "cputime") {
+      cputime = name == "cputime";
+      c.col = Col::Time;
+      if (times++ > 0) group = 1;
+    } else if (name == "algbw") {
+      c.col = Col::AlgBw;
+    } else if (name == "busbw") {
+      c.col = Col::BusBw;
+      busbw = true;
+    } else if (name == "#wrong") {
+      c.col = Col::Wrong;
+    } else if (name == "error" || name == "res") {
+      c.col = Col::Error;
+    } else if (name == "timestamp") {
+      c.col = Col::Stamp;
+    }  // i_min, i_max, i_p99, i_cv% (-I 1) and anything new: one field each, skipped
+    c.group = group;
+    cols.push_back(c);
+    if (c.col == Col::Stamp) break;  // its value has blanks in it; it ends the row
+  }
+  if (cols.empty() || cols.front().col != Col::Size || times == 0 || !busbw) return false;
+  NcclTestsRun& r = header(kNames, line);
+  r.cputime = cputime;
+  columns_ = std::move(cols);
+  min_tokens_ = columns_.size();
+  // v1.0 named its columns `bytes N ...` and printed the time in ms.
+  time_scale_ = f[0] == "bytes" ? 1000.0 : 1.0;
+  state_ = State::Table;
+  return true;
+}
+
+bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
+  std::array<std::string_view, kMaxTokens + 1> f;
+  size_t n = split_fields(text, f);
+  bool stamped = !columns_.empty() && columns_.back().col == Col::Stamp;
+  if (n > kMaxTokens || n < min_tokens_ || (!stamped && n != min_tokens_)) return false;
+  NcclTestsRow row;
+  row.line = line;
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    const Column c = columns_[i];
+    std::string_view v = f[i];
+    bool ip = c.group == 1;
+    switch (c.col) {
+      case Col::Size: {
+        auto x = parse_u64(v);
+        if (!x) return false;
+        row.size_bytes = *x;
+        break;
+      }
+      case Col::Count: {
+        auto x = parse_u64(v);
+        if (!x) return false;
+        row.count = *x;
+        break;
+      }
+      case Col::Type:
+        if (!is_alpha(v.front())) return false;
+        row.type = std::string(v);
+        break;
+      case Col::Redop:
+        if (!is_alpha(v.front())) return false;
+        row.redop = std::string(v);
+        break;
+      case Col::Root: {
+        auto x = parse_i64(v);
+        if (!x) return false;
+        row.root = *x;
+        break;
+      }
+      case Col::Time:
+      case Col::AlgBw:
+      case Col::BusBw: {
+        auto x = parse_double(v);
+        if (!x) return false;
+        if (c.col == Col::Time) {
+          (ip ? row.ip_time_us : row.oop_time_us) = *x * time_scale_;
+        } else if (c.col == Col::AlgBw) {
+          (ip ? row.ip_algbw_gbs : row.oop_algbw_gbs) = *x;
+        } else {
+          (ip ? row.ip_busbw_gbs : row.oop_busbw_gbs) = *x;
+        }
+        break;
+      }
+      case Col::Wrong:
+      case Col::Error: {
+        if (v == "N/A") break;  // -c 0: no check
+        if (v.back() == '*') v.remove_suffix(1);  // rccl-tests marks errors over its threshold
+        auto x = parse_double(v);
+        if (!x || *x < 0) return false;
+        if (c.col == Col::Error) {
+          (ip ? row.ip_error : row.oop_error) = *x;
+        } else {
+          // `%6g`: a large count may come as `1.2e+06`.
+          (ip ? row.ip_wrong : row.oop_wrong) = static_cast<uint64_t>(std::llround(*x));
+        }
+        break;
+      }
+      case Col::Stamp:
+        row.timestamp = std::string(trim(text.substr(static_cast<size_t>(v.data() - text.data()))));
+        break;
+      case Col::Skip:
+        break;
+    }
+  }
+  run().rows.push_back(std::move(row));
+  return true;
+}
+
+bool NcclTestsReader::take_footer(std::string_view text) {
+  if (state_ == State::Idle || !run_) return false;
+  auto [value, status] = footer_value(text);
+  NcclTestsRun& r = run();
+  if (text.starts_with("Out of bounds values")) {
+    auto n = parse_u64(value);
+    if (!n) return false;
+    r.out_of_bounds = n;
+    r.out_of_bounds_failed = status == "FAILED" || *n > 0;
+  } else {
+    // No rows make it `nan`/`-nan`: no average then.
+    auto bw = parse_double(value);
+    if (bw && std::isfinite(*bw)) r.avg_busbw_gbs = bw;
+    if (status == "OK") r.avg_busbw_ok = true;
+    if (status == "FAILED") r.avg_busbw_ok = false;
+  }
+  state_ = State::Footer;
+  return true;
+}
+
+void NcclTestsReader::note_command(std::string_view text) {
+  if (text.find("_perf") == std::string_view::npos) return;
+  std::string_view op = op_in_command(text);
+  if (!op.empty()) pending_op_ = std::string(op);
+}
+
+}  // namespace nd
