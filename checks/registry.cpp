@@ -147,6 +147,7 @@ const Registry& all_rules() {
     register_config_rules(r);
     register_hardware_rules(r);
     register_cross_rules(r);
+    register_gpu_rules(r);
     r.sort_by_id();
     register_aliases(r);
     return r;

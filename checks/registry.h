@@ -66,6 +66,7 @@ void register_transport_rules(Registry& r);
 void register_config_rules(Registry& r);
 void register_hardware_rules(Registry& r);
 void register_cross_rules(Registry& r);
+void register_gpu_rules(Registry& r);
 // Old slugs of renamed rules; see kRuleAliases in registry.cpp.
 void register_aliases(Registry& r);
 

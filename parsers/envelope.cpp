@@ -237,6 +237,44 @@ std::string_view strip_control(std::string_view line, std::string& scratch) {
   return scratch;
 }
 
+size_t output_host_prefix(std::string_view payload, std::string_view& host) {
+  size_t p = 0;
+  bool marked = false;
+  while (p < payload.size() && p < 256 && is_host_char(payload[p])) {
+    marked |= is_digit(payload[p]) || payload[p] == '-' || payload[p] == '.';
+    ++p;
+  }
+  if (p == 0 || !marked || !(is_lower(payload[0]) || is_upper(payload[0]))) return 0;
+  if (p + 1 >= payload.size() || payload[p] != ':' || (payload[p + 1] != ' ' && payload[p + 1] != '\t')) return 0;
+  host = payload.substr(0, p);
+  return p + 2;
+}
+
+std::string_view ansible_section_host(std::string_view payload) {
+  size_t bar = payload.find(" | ");
+  if (bar == 0 || bar == std::string_view::npos) return {};
+  std::string_view host = payload.substr(0, bar);
+  for (char c : host) {
+    if (!is_host_char(c)) return {};
+  }
+  std::string_view rest = payload.substr(bar + 3);
+  bool status = false;
+  for (std::string_view word : {"CHANGED", "SUCCESS", "FAILED", "UNREACHABLE!"}) {
+    if (rest.starts_with(word)) {
+      rest.remove_prefix(word.size());
+      status = true;
+      break;
+    }
+  }
+  if (!status) return {};
+  if (rest.starts_with(" | rc=")) {
+    rest.remove_prefix(6);
+    while (!rest.empty() && (is_digit(rest.front()) || rest.front() == '-')) rest.remove_prefix(1);
+  }
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+  return rest == " >>" ? host : std::string_view{};
+}
+
 Envelope strip_envelope(std::string_view line) {
   Envelope env;
   std::string_view s = line;

@@ -32,4 +32,14 @@ std::string_view strip_control(std::string_view line, std::string& scratch);
 // free of control bytes.
 Envelope strip_envelope(std::string_view line);
 
+// Another tool's output (nvidia-smi, nccl-tests) gathered with pdsh/clush:
+// the length of a `host: ` prefix, 0 when there is none. Looser than the
+// prefix strip_envelope() takes before NCCL text: the host must start with
+// a letter and hold a digit, '-' or '.', as node names do and words do not.
+size_t output_host_prefix(std::string_view payload, std::string_view& host);
+
+// An Ansible ad-hoc header, `gpu07 | CHANGED | rc=0 >>`: the host of the
+// lines that follow it. Empty when `payload` is no such header.
+std::string_view ansible_section_host(std::string_view payload);
+
 }  // namespace nd

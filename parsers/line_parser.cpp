@@ -129,13 +129,23 @@ void parse_binding_line(const Line& line, ParsedLines& out) {
 }
 
 void add_other(const Line& line, std::string_view clean, const Envelope& env, ParsedLines& out) {
-  if (env.payload.find_first_not_of(" \t") == std::string_view::npos) return;
+  std::string_view payload = env.payload;
+  if (payload.find_first_not_of(" \t") == std::string_view::npos) return;
+  std::string_view host = env.launcher_host;
+  bool section = false;
+  if (host.empty()) {
+    if (size_t n = output_host_prefix(payload, host)) {
+      payload.remove_prefix(n);
+    } else if (!(host = ansible_section_host(payload)).empty()) {
+      section = true;
+    }
+  }
   ParsedLines::Item& item = out.items.emplace_back();
   item.kind = ParsedLines::Kind::Other;
   item.line = line.number;
   item.raw = clean;
   item.index = static_cast<uint32_t>(out.others.size());
-  out.others.push_back({env.payload, launcher_host_name(env.launcher_host)});
+  out.others.push_back({payload, launcher_host_name(host), section});
 }
 
 // A line without "NCCL ": a launcher's binding report, PyTorch's watchdog

@@ -66,6 +66,8 @@ struct ParsedLines {
   struct OtherLine {
     std::string_view payload;
     std::string_view launcher_host;  // as launcher_host_name() gives it
+    // An Ansible header names the host of the lines after it, up to the next.
+    bool opens_host_section = false;
   };
   std::vector<OtherLine> others;
   LineCounts counts;

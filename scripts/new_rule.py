@@ -32,6 +32,7 @@ FAMILIES = {
     "ND312": ("health", "log"),
     "ND40": ("hardware", "node"),
     "ND50": ("cross", "cluster"),
+    "ND60": ("gpu", "log"),
 }
 
 SECTIONS = ["Summary", "Why it matters", "Triggers", "Does not trigger", "How to fix", "Options", "Limitations",
@@ -165,7 +166,17 @@ def insert_sorted(text, pattern, new_line, rule_id, path):
     lines = text.split("\n")
     hits = [(i, m.group(1)) for i, line in enumerate(lines) if (m := re.search(pattern, line))]
     if not hits:
-        raise UsageError(f"{path}: found no line like '{pattern}' to add the rule to")
+        # A family's first rule: the header lists factories just before its
+        # namespace ends, register.cpp calls them just before its body does.
+        end = next((i for i, line in enumerate(lines) if line in ("}  // namespace nd", "}")), None)
+        if end is None:
+            raise UsageError(f"{path}: found no line like '{pattern}' to add the rule to")
+        if path.endswith(".h") and lines[end - 1] == "":
+            lines.insert(end, new_line)
+            lines.insert(end + 1, "")
+        else:
+            lines.insert(end, new_line)
+        return "\n".join(lines)
     at = next((i for i, other in hits if other > rule_id), hits[-1][0] + 1)
     lines.insert(at, new_line)
     return "\n".join(lines)

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "parsers/gpu/horovod_timeline.h"
+#include "parsers/gpu/nccl_tests.h"
 #include "parsers/gpu/smi_csv.h"
 #include "parsers/gpu/smi_dmon.h"
 #include "parsers/gpu/smi_table.h"
@@ -16,6 +18,8 @@ SideStream::SideStream() {
   // In the order they are asked: the most distinctive openers first.
   readers_.push_back(std::make_unique<SmiTableReader>(records));
   readers_.push_back(std::make_unique<TopoMatrixReader>(records));
+  readers_.push_back(std::make_unique<NcclTestsReader>(records));
+  readers_.push_back(std::make_unique<HorovodTimelineReader>(records));
   readers_.push_back(std::make_unique<SmiDmonReader>(records));
   readers_.push_back(std::make_unique<SmiCsvReader>(records));
 }

@@ -51,6 +51,10 @@ GpuSideBuilder::Stream& GpuSideBuilder::stream(uint32_t file, std::string_view h
 }
 
 void GpuSideBuilder::add(LineRef ref, const ParsedLines::OtherLine& line) {
+  if (line.opens_host_section) {
+    file_hosts_[ref.file] = std::string(line.launcher_host);
+    return;
+  }
   Stream& s = stream(ref.file, line.launcher_host);
   if (s.stream.feed(line.payload, ref.line)) drain(s);
 }
