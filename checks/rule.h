@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,12 @@ struct CheckOptions {
   // Extra network names that count as RDMA (`--allow-net`).
   std::vector<std::string> allowed_nets;
   size_t max_evidence = 3;
+  // A GPU busy less than this share (%) of its steady state is underused
+  // (`--min-gpu-util`).
+  double min_gpu_util = 80;
+  // The bus bandwidth nccl-tests should reach, in GB/s (`--expect-busbw`);
+  // unset: derived from what the inputs show of the hardware.
+  std::optional<double> expect_busbw_gbs;
   // What the site expects of its nodes (`--expect`); unset keys fall back to
   // the zero-config rules.
   Expectations expect;

@@ -11,4 +11,13 @@
 
 namespace nd {
 
+std::unique_ptr<Rule> make_gpu_busy_low();  // ND6001
+std::unique_ptr<Rule> make_gpu_memory_unused();  // ND6002
+std::unique_ptr<Rule> make_gpu_shared();  // ND6003
+std::unique_ptr<Rule> make_gpu_idle();  // ND6004
+std::unique_ptr<Rule> make_process_spans_gpus();  // ND6005
+std::unique_ptr<Rule> make_gpu_throttled();  // ND6006
+std::unique_ptr<Rule> make_busbw_low();  // ND6020
+std::unique_ptr<Rule> make_nccl_tests_wrong();  // ND6021
+
 }  // namespace nd

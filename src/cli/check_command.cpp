@@ -22,6 +22,8 @@ struct CheckArgs {
   ColorMode color = ColorMode::Auto;
   std::vector<std::string> allow_net;
   size_t max_evidence = 3;
+  double min_gpu_util = 80;
+  std::optional<double> expect_busbw;
   bool timings = false;
   std::vector<std::string> enable;
   std::vector<std::string> disable;
@@ -44,8 +46,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Check NCCL_DEBUG=INFO output for slow or wrong transports");
   // Required unless --list-rules; checked in the callback.
-  cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
-      ->type_name("FILE|-");
+  cmd->add_option("inputs", args->inputs,
+                  "Log files (one per rank is fine) and outputs of nvidia-smi, topo -m, nccl-tests or a Horovod "
+                  "timeline; HOST=FILE names the host of a file; - reads standard input")
+      ->type_name("[HOST=]FILE|-");
   add_enum_option<OutputFormat>(
       cmd, "-f,--format", args->format,
       {{"text", OutputFormat::Text}, {"json", OutputFormat::Json}, {"junit", OutputFormat::Junit}}, "Output format");
@@ -62,6 +66,15 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-evidence", args->max_evidence, "Evidence lines cited per finding")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  cmd->add_option("--min-gpu-util", args->min_gpu_util,
+                  "nvidia-smi inputs: a GPU busy less than this share (%) of its steady state is underused")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  cmd->add_option("--expect-busbw", args->expect_busbw,
+                  "nccl-tests inputs: the bus bandwidth (GB/s) the largest size should reach; default: derived "
+                  "from the GPUs and NICs the inputs show")
+      ->check(CLI::PositiveNumber)
+      ->type_name("GBPS");
   cmd->add_flag("--timings", args->timings, "Print the time of each stage to standard error");
   cmd->add_option("--enable", args->enable,
                   "Run only these rules: IDs, slugs or ID ranges (ND3000-ND3999), comma-separated, repeatable")
@@ -105,6 +118,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
     config.fail_on = args->fail_on;
     config.options.allowed_nets = args->allow_net;
     config.options.max_evidence = args->max_evidence;
+    config.options.min_gpu_util = args->min_gpu_util;
+    config.options.expect_busbw_gbs = args->expect_busbw;
     // With --tee the report goes to standard error, so that decides colour.
     config.color = config.format == OutputFormat::Text &&
                    use_color(args->color, config.tee ? STDERR_FILENO : STDOUT_FILENO);

@@ -1,5 +1,7 @@
 #include "src/model/gpu_side.h"
 
+#include "src/model/job_model.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -56,13 +58,42 @@ void GpuSideBuilder::add(LineRef ref, const ParsedLines::OtherLine& line) {
     return;
   }
   Stream& s = stream(ref.file, line.launcher_host);
+  auto& slot = s.recent[s.next++ % s.recent.size()];
+  slot.first = ref.line;
+  slot.second.assign(line.payload);
   if (s.stream.feed(line.payload, ref.line)) drain(s);
+}
+
+void GpuSideBuilder::cite(const Stream& s, uint64_t line) {
+  if (texts_.size() >= cap_ || line == 0) return;
+  for (const auto& [number, text] : s.recent) {
+    if (number == line) {
+      texts_.try_emplace(JobModel::key_of(LineRef{s.file, static_cast<uint32_t>(line)}), text);
+      return;
+    }
+  }
+}
+
+// The lines a rule may cite of the blocks the readers ended since the last call.
+void GpuSideBuilder::cite_documents(Stream& s) {
+  const GpuRecords& r = s.stream.records;
+  size_t documents = r.topologies.size() + r.nccl_tests.size() + r.timelines.size();
+  if (documents == s.documents) return;
+  s.documents = documents;
+  for (const auto& t : r.topologies) cite(s, t.line);
+  for (const auto& t : r.timelines) cite(s, t.line);
+  for (const auto& run : r.nccl_tests) {
+    cite(s, run.line);
+    for (uint64_t line : run.failure_lines) cite(s, line);
+    for (const auto& row : run.rows) cite(s, row.line);
+  }
 }
 
 void GpuSideBuilder::drain(Stream& s) {
   GpuRecords& r = s.stream.records;
   for (const auto& sample : r.samples) add_sample(s, sample);
   for (const auto& p : r.processes) add_process(s, p);
+  cite_documents(s);
   r.samples.clear();
   r.processes.clear();
   for (SideKind k : r.kinds) {
@@ -102,7 +133,10 @@ void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
   if (!x.index && bus.empty() && x.uuid.empty()) return;  // no GPU to put it on
   GpuTrack& g = track(s.host, x.index, bus, x.uuid);
   LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(x.line, UINT32_MAX))};
-  if (g.samples++ == 0) g.first = ref;
+  if (g.samples++ == 0) {
+    g.first = ref;
+    cite(s, x.line);
+  }
   g.last = ref;
   if (!x.name.empty() && (g.name.empty() || g.name.ends_with("..."))) g.name = x.name;
   if (x.util_pct) {
@@ -119,7 +153,10 @@ void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
   raise(g.max_sm_clock_mhz, x.sm_clock_mhz);
   if (x.util_pct && *x.util_pct >= GpuTrack::kLoaded) {
     bool violated = (x.power_violation && *x.power_violation > 0) || (x.thermal_violation && *x.thermal_violation > 0);
-    if (violated && g.violation_samples++ == 0) g.first_violation = ref;
+    if (violated && g.violation_samples++ == 0) {
+      g.first_violation = ref;
+      cite(s, x.line);
+    }
     if (x.sm_clock_mhz) {
       keep_sampled(g.loaded_sm_clocks, g.clock_stride, g.loaded_samples, *x.sm_clock_mhz, GpuTrack::kMaxSeries);
     }
@@ -142,7 +179,10 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
       return;
     }
   }
-  if (g.processes.size() < GpuTrack::kMaxProcesses) g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref});
+  if (g.processes.size() < GpuTrack::kMaxProcesses) {
+    g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref});
+    cite(s, p.line);
+  }
 }
 
 void GpuSideBuilder::finish(GpuSide& side) {

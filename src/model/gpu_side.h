@@ -4,11 +4,13 @@
 // that memory grows with the GPUs and not with the length of a sampling
 // log: each GPU keeps its counters and a bounded series of utilisation.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "parsers/events.h"
@@ -97,6 +99,8 @@ struct GpuSide {
 // folds what the readers find into a GpuSide.
 class GpuSideBuilder {
  public:
+  // Cited lines' text goes to `texts` (JobModel::line_text), at most `cap`.
+  GpuSideBuilder(std::unordered_map<uint64_t, std::string>& texts, size_t cap) : texts_(texts), cap_(cap) {}
   void add(LineRef ref, const ParsedLines::OtherLine& line);
   // Ends every stream; the result is in `side`.
   void finish(GpuSide& side);
@@ -108,7 +112,14 @@ class GpuSideBuilder {
     uint32_t file = 0;
     std::string host;
     SideStream stream;
+    // The last lines fed, for the text of the lines a record cites: the
+    // readers report a block once it ends.
+    std::array<std::pair<uint64_t, std::string>, 256> recent;
+    size_t next = 0;
+    size_t documents = 0;  // topologies, nccl_tests and timelines already cited
   };
+  void cite(const Stream& s, uint64_t line);
+  void cite_documents(Stream& s);
   Stream& stream(uint32_t file, std::string_view host);
   void drain(Stream& s);
   GpuTrack& track(const std::string& host, const std::optional<uint32_t>& index, const std::string& bus_id,
@@ -119,6 +130,8 @@ class GpuSideBuilder {
   std::map<std::tuple<uint32_t, std::string>, Stream> streams_;
   std::map<uint32_t, std::string> file_hosts_;
   GpuSide side_;
+  std::unordered_map<uint64_t, std::string>& texts_;
+  size_t cap_;
 };
 
 // The steady-state utilisation of a GPU: the samples from the first that

@@ -184,7 +184,7 @@ class ModelBuilder {
   void mark_init_phase(Process& p, LineRef ref, std::string_view raw);
 
   JobModel& model_;
-  GpuSideBuilder gpu_side_;
+  GpuSideBuilder gpu_side_{model_.line_text, JobModel::kMaxCachedLines};
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
   // Per host, its first processes: a host runs a few, asked for on every line.

@@ -1,6 +1,7 @@
 #include "src/pipeline/pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -82,7 +83,20 @@ struct Live {
 // Reads one input into the builder; live mode copies its bytes out and
 // judges the model as chunks merge. Returns an error text, empty on success;
 // `bytes` gets the input's size.
-std::string read_input(const std::string& path, ModelBuilder& builder, const Live& live, uint64_t& bytes) {
+// `gpu07=smi.txt`: the output of host gpu07, unless a file has that name.
+std::pair<std::string, std::string> split_host_input(const std::string& arg) {
+  size_t eq = arg.find('=');
+  if (eq == 0 || eq == std::string::npos || eq + 1 == arg.size()) return {{}, arg};
+  struct stat st {};
+  if (::stat(arg.c_str(), &st) == 0) return {{}, arg};
+  for (char c : std::string_view(arg).substr(0, eq)) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return {{}, arg};
+  }
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+std::string read_input(const std::string& arg, ModelBuilder& builder, const Live& live, uint64_t& bytes) {
+  auto [host, path] = split_host_input(arg);
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -105,7 +119,7 @@ std::string read_input(const std::string& path, ModelBuilder& builder, const Liv
     return fmt::format("cannot read '{}': it is {}-compressed; decompress it first: {} '{}' | nccl-doctor check -",
                        name, format, decompressor(format), path);
   }
-  uint32_t file = builder.add_file(name);
+  uint32_t file = builder.add_file(name, host);
   // Large reads, parsed on every core, merged in line order. A stream's head
   // is seen only as it passes.
   FeedOptions options;

@@ -80,7 +80,8 @@ json nccl_tests_json(const std::vector<NcclTestsSummary>& runs) {
 
 // The GPU side, present when an input other than an NCCL log was read.
 void add_gpu_side(const GpuSideSummary& g, json& out) {
-  bool other = std::any_of(g.inputs.begin(), g.inputs.end(), [](const InputKind& k) { return k.kind != "nccl-log"; });
+  bool other = std::any_of(g.inputs.begin(), g.inputs.end(),
+                           [](const InputKind& k) { return k.kind != "nccl-log" && k.kind != "bindings"; });
   if (!other) return;
   json inputs = json::array();
   for (const auto& k : g.inputs) inputs.push_back({{"path", k.path}, {"kind", k.kind}});

@@ -1,0 +1,62 @@
+#include <doctest/doctest.h>
+
+#include "checks/check_fixture.h"
+#include "src/model/model_fixture.h"
+
+using namespace nd;
+
+namespace {
+
+const char* kHeader[] = {
+    "# Collective test starting: all_reduce_perf",
+    "# nThread 1 nGpus 1 minBytes 1073741824 maxBytes 2147483648 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+    "validation: 1 graph: 0",
+    "#",
+    "# Using devices",
+    "#  Rank  0 Group  0 Pid  51210 on    gpu-a07 device  0 [0x07] NVIDIA A100-SXM4-80GB",
+    "#  Rank  1 Group  0 Pid  60330 on    gpu-a08 device  0 [0x07] NVIDIA A100-SXM4-80GB",
+    "#",
+    "#                                                              out-of-place                       in-place",
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
+};
+
+JobModel run_with(std::initializer_list<std::string_view> tail) {
+  std::vector<std::string_view> lines(std::begin(kHeader), std::end(kHeader));
+  lines.insert(lines.end(), tail);
+  return model_from_lines(lines, "tests.log");
+}
+
+}  // namespace
+
+TEST_CASE("nccl-tests-wrong: #wrong cells and a FAILED out-of-bounds count") {
+  auto m = run_with({
+      "  1073741824     268435456     float     sum      -1    11502   93.35  175.04      0    11497   93.39  175.11      0",
+      "  2147483648     536870912     float     sum      -1    22911   93.73  175.74     12    22907   93.75  175.77      3",
+      "# Out of bounds values : 15 FAILED",
+      "# Avg bus bandwidth    : 175.71",
+  });
+  auto found = run_rule("nccl-tests-wrong", m);
+  CHECK(messages(found) ==
+        std::vector<std::string>{"error: all_reduce_perf returned 15 wrong values in 1 of 2 sizes and 15 out-of-bounds "
+                                 "values: the collective corrupted data; run it again on the same hosts and check GPU "
+                                 "memory (ECC, dcgmi diag) and the fabric before trusting any result"});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].hosts == std::vector<std::string>{"gpu-a07", "gpu-a08"});
+  REQUIRE(found[0].evidence.size() == 1);
+  CHECK(found[0].evidence[0].line == 12);
+  CHECK(found[0].evidence[0].text.find("2147483648") != std::string::npos);
+}
+
+TEST_CASE("nccl-tests-wrong: a clean run and a run without validation say nothing") {
+  auto clean = run_with({
+      "  1073741824     268435456     float     sum      -1    11502   93.35  175.04      0    11497   93.39  175.11      0",
+      "# Out of bounds values : 0 OK",
+  });
+  CHECK(run_rule("nccl-tests-wrong", clean).empty());
+  auto unchecked = run_with({
+      "  1073741824     268435456     float     sum      -1    11502   93.35  175.04    N/A    11497   93.39  175.11    N/A",
+      "# Out of bounds values : 0 OK",
+  });
+  CHECK(run_rule("nccl-tests-wrong", unchecked).empty());
+}
