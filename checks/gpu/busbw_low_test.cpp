@@ -1,14 +1,76 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "checks/check_fixture.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
 
-TEST_CASE("busbw-low: FILL IN what the rule sees and what it says") {
-  auto m = model_from({
-      "FILL IN: one NCCL log line per literal, e.g. gpuA:100:100 [0] NCCL INFO ...",
-  });
+namespace {
+
+JobModel fixture(const std::string& name, std::vector<std::string> extra = {}) {
+  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/rules/ND6020/" + name);
+  REQUIRE(in);
+  std::vector<std::string> lines = std::move(extra);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return model_from_lines(lines, name);
+}
+
+}  // namespace
+
+TEST_CASE("busbw-low: an H100 box at a third of its NVSwitch figure") {
+  auto m = fixture("bad-h100-box-at-a-third.log");
   auto found = run_rule("busbw-low", m);
-  CHECK(messages(found) == std::vector<std::string>{"FILL IN: severity: the exact message"});
+  CHECK(messages(found) ==
+        std::vector<std::string>{
+            "warning: all_reduce_perf on 8 ranks, 1 host: busbw 122.0 GB/s at 8 GiB, 0.33x the 370 GB/s expected (8x "
+            "H100 SXM in one host (NVLink 4, NVSwitch)); compare with a run of NCCL_DEBUG=INFO beside it (`nccl-doctor "
+            "check`) to see which link is slow"});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].hosts == std::vector<std::string>{"dgx-h100-03"});
+  REQUIRE(found[0].evidence.size() == 1);
+  CHECK(found[0].evidence[0].line == 20);
+}
+
+TEST_CASE("busbw-low: at peak, or without a figure for the hardware, it says nothing") {
+  CHECK(run_rule("busbw-low", fixture("good-h100-box-at-peak.log")).empty());
+  CHECK(run_rule("busbw-low", fixture("good-pcie-cards-no-figure.log")).empty());
+}
+
+TEST_CASE("busbw-low: --expect-busbw judges any run, and a socket link in the log is named as the cause") {
+  CheckOptions options;
+  options.expect_busbw_gbs = 40;
+  auto m = model_from({
+      "gpu09:2771:2771 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.9<0>",
+      "gpu09:2771:2771 [0] NCCL INFO Using network Socket",
+      "$ mpirun -np 2 -H gpu09,gpu28 ./all_reduce_perf -b 2G -e 2G -g 1",
+      "# nThread 1 nGpus 1 minBytes 2147483648 maxBytes 2147483648 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+      "validation: 1 graph: 0",
+      "#",
+      "# Using devices",
+      "#  Rank  0 Group  0 Pid   2771 on      gpu09 device  0 [0x18] NVIDIA H100 80GB HBM3",
+      "#  Rank  1 Group  0 Pid   3120 on      gpu28 device  0 [0x18] NVIDIA H100 80GB HBM3",
+      "#",
+      "#                                                              out-of-place                       in-place",
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
+      "  2147483648     536870912     float     sum      -1   766958    2.80    2.80      0   767012    2.80    2.80      0",
+      "# Out of bounds values : 0 OK",
+  });
+  auto found = run_rule("busbw-low", m, options);
+  CHECK(messages(found) ==
+        std::vector<std::string>{
+            "warning: all_reduce_perf on 2 ranks, 2 hosts: busbw 2.8 GB/s at 2 GiB, 0.07x the 40 GB/s expected "
+            "(--expect-busbw); the NCCL log shows inter-node traffic on NET/Socket (ND3001): TCP, not RDMA; compare "
+            "with a run of NCCL_DEBUG=INFO beside it (`nccl-doctor check`) to see which link is slow"});
+  // Small sizes never reach the peak: a run that stops at 128 MiB is not judged.
+  auto small = model_from({
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+      "validation: 1 graph: 0",
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+      "   134217728      33554432     float     sum      -1    47936    2.80    2.80      0    47950    2.80    2.80      0",
+  });
+  CHECK(run_rule("busbw-low", small, options).empty());
 }

@@ -77,15 +77,22 @@ void GpuSideBuilder::cite(const Stream& s, uint64_t line) {
 // The lines a rule may cite of the blocks the readers ended since the last call.
 void GpuSideBuilder::cite_documents(Stream& s) {
   const GpuRecords& r = s.stream.records;
-  size_t documents = r.topologies.size() + r.nccl_tests.size() + r.timelines.size();
-  if (documents == s.documents) return;
-  s.documents = documents;
-  for (const auto& t : r.topologies) cite(s, t.line);
-  for (const auto& t : r.timelines) cite(s, t.line);
-  for (const auto& run : r.nccl_tests) {
-    cite(s, run.line);
-    for (uint64_t line : run.failure_lines) cite(s, line);
-    for (const auto& row : run.rows) cite(s, row.line);
+  size_t documents = r.topologies.size() + r.timelines.size();
+  if (documents != s.documents) {
+    s.documents = documents;
+    for (const auto& t : r.topologies) cite(s, t.line);
+    for (const auto& t : r.timelines) cite(s, t.line);
+  }
+  // Only the last run known can still grow.
+  for (size_t i = s.cited_runs.empty() ? 0 : s.cited_runs.size() - 1; i < r.nccl_tests.size(); ++i) {
+    const NcclTestsRun& run = r.nccl_tests[i];
+    if (i == s.cited_runs.size()) {
+      s.cited_runs.emplace_back(0, 0);
+      cite(s, run.line);
+    }
+    auto& [rows, failures] = s.cited_runs[i];
+    for (; rows < run.rows.size(); ++rows) cite(s, run.rows[rows].line);
+    for (; failures < run.failure_lines.size(); ++failures) cite(s, run.failure_lines[failures]);
   }
 }
 
@@ -195,6 +202,8 @@ void GpuSideBuilder::finish(GpuSide& side) {
       if (cap(side_.topologies)) side_.topologies.push_back({s.host, LineRef{s.file, static_cast<uint32_t>(t.line)}, std::move(t)});
     }
     for (auto& run : r.nccl_tests) {
+      // A header alone (a noisy log that echoes one) measured nothing.
+      if (run.rows.empty() && run.failure_lines.empty()) continue;
       if (cap(side_.nccl_tests)) side_.nccl_tests.push_back({LineRef{s.file, static_cast<uint32_t>(run.line)}, s.file, std::move(run)});
     }
     for (auto& t : r.timelines) {
@@ -202,6 +211,11 @@ void GpuSideBuilder::finish(GpuSide& side) {
     }
   }
   streams_.clear();
+  std::erase_if(side_.input_kinds, [&](const std::pair<uint32_t, SideKind>& k) {
+    return k.second == SideKind::NcclTests &&
+           std::none_of(side_.nccl_tests.begin(), side_.nccl_tests.end(),
+                        [&](const NcclTestsFact& t) { return t.file == k.first; });
+  });
   std::stable_sort(side_.gpus.begin(), side_.gpus.end(), [](const GpuTrack& a, const GpuTrack& b) {
     return std::tuple(a.host, !a.index, a.index.value_or(0), a.bus_id) <
            std::tuple(b.host, !b.index, b.index.value_or(0), b.bus_id);

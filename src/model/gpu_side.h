@@ -116,7 +116,10 @@ class GpuSideBuilder {
     // readers report a block once it ends.
     std::array<std::pair<uint64_t, std::string>, 256> recent;
     size_t next = 0;
-    size_t documents = 0;  // topologies, nccl_tests and timelines already cited
+    size_t documents = 0;  // topologies and timelines already cited
+    // Per nccl-tests run: its rows and failure lines already cited (a run
+    // grows row by row after its header).
+    std::vector<std::pair<size_t, size_t>> cited_runs;
   };
   void cite(const Stream& s, uint64_t line);
   void cite_documents(Stream& s);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "src/model/busbw_expectation.h"
+
 namespace nd {
 
 const char* side_kind_name(SideKind kind) {
@@ -109,6 +111,14 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run) {
   }
   s.avg_busbw_gbs = run.avg_busbw_gbs;
   s.out_of_bounds_failed = run.out_of_bounds_failed;
+  if (const NcclTestsRow* row = largest_row(run)) {
+    s.largest_bytes = row->size_bytes;
+    s.largest_busbw_gbs = row_busbw(*row);
+  }
+  if (auto expected = derived_busbw(run)) {
+    s.expected_gbs = expected->gbs;
+    s.expected_source = expected->source;
+  }
   return s;
 }
 

@@ -67,6 +67,11 @@ struct NcclTestsSummary {
   std::optional<double> avg_busbw_gbs;
   uint64_t wrong = 0;  // numeric #wrong cells summed
   bool out_of_bounds_failed = false;
+  // The largest size, the one ND6020 judges, and what it should reach.
+  std::optional<uint64_t> largest_bytes;
+  std::optional<double> largest_busbw_gbs;
+  std::optional<double> expected_gbs;
+  std::string expected_source;
 };
 
 struct GpuSideSummary {

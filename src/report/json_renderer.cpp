@@ -78,20 +78,21 @@ json nccl_tests_json(const std::vector<NcclTestsSummary>& runs) {
   return out;
 }
 
-// The GPU side, present when an input other than an NCCL log was read.
-void add_gpu_side(const GpuSideSummary& g, json& out) {
+}  // namespace
+
+void add_gpu_side(const GpuSideSummary& g, json& out, bool with_inputs) {
   bool other = std::any_of(g.inputs.begin(), g.inputs.end(),
                            [](const InputKind& k) { return k.kind != "nccl-log" && k.kind != "bindings"; });
   if (!other) return;
-  json inputs = json::array();
-  for (const auto& k : g.inputs) inputs.push_back({{"path", k.path}, {"kind", k.kind}});
-  out["inputs"] = inputs;
+  if (with_inputs) {
+    json inputs = json::array();
+    for (const auto& k : g.inputs) inputs.push_back({{"path", k.path}, {"kind", k.kind}});
+    out["inputs"] = inputs;
+  }
   out["gpus"] = gpus_json(g.gpus);
   out["topology"] = topology_json(g.topology);
   out["nccl_tests"] = nccl_tests_json(g.nccl_tests);
 }
-
-}  // namespace
 
 json report_json(const CheckReport& r) {
   const JobSummary& s = r.summary;
@@ -150,7 +151,7 @@ json report_json(const CheckReport& r) {
   };
   // Present when some lines name no host, like `communicator` in a finding.
   if (s.host_unknown_processes > 0) out["summary"]["host_unknown_processes"] = s.host_unknown_processes;
-  add_gpu_side(s.gpu_side, out);
+  add_gpu_side(s.gpu_side, out, true);
   return out;
 }
 

@@ -7,7 +7,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "src/report/gpu_tables.h"
 #include "src/report/job_links.h"
+#include "src/report/json_renderer.h"
 #include "src/report/text_renderer.h"
 #include "src/util/ranges.h"
 #include "src/util/text.h"
@@ -258,6 +260,7 @@ std::string render_summary_text(const JobSummary& s, const std::vector<std::stri
   comms_text(s, out);
   matrix_text(s, out);
   rails_text(s, out);
+  gpu_side_text(s.gpu_side, out);
   return out;
 }
 
@@ -354,6 +357,7 @@ std::string render_summary_json(const JobSummary& s, const std::vector<std::stri
                           {"whole", r.whole},
                           {"idle_nics", std::move(idle)}});
   }
+  add_gpu_side(s.gpu_side, j, false);
   return j.dump(2) + "\n";
 }
 
