@@ -153,6 +153,7 @@ void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
     ++g.util_samples;
   }
   if (x.mem_used_mib) g.mem_used_mib = x.mem_used_mib;
+  raise(g.mem_used_peak_mib, x.mem_used_mib);
   raise(g.mem_total_mib, x.mem_total_mib);
   raise(g.power_max_w, x.power_w);
   raise(g.power_limit_w, x.power_limit_w);

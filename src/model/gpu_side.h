@@ -45,13 +45,16 @@ struct GpuTrack {
   std::vector<float> util_series;
   uint32_t util_stride = 1;
   std::optional<double> mem_used_mib;   // the last sample's
+  // The largest memory used of any sample: the job's high-water mark, which
+  // an idle tail after the job exits (a few MiB) does not lower.
+  std::optional<double> mem_used_peak_mib;
   std::optional<double> mem_total_mib;
   std::optional<double> power_max_w;
   std::optional<double> power_limit_w;
   std::optional<double> max_sm_clock_mhz;  // the largest clocks.max.sm, or the highest clock seen
-  // Samples under load (utilisation >= kLoaded) and how many of them ran
-  // throttled: a power or thermal violation, or the SM clock below
-  // kPinnedClockShare of the highest seen.
+  // Samples under load (utilisation >= kLoaded), how many of them show a
+  // power or thermal violation (dmon `pviol` or `tviol` above 0), and their
+  // SM clocks.
   uint64_t loaded_samples = 0;
   uint64_t violation_samples = 0;
   std::vector<float> loaded_sm_clocks;  // sampled like util_series
