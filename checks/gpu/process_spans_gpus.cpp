@@ -1,4 +1,12 @@
 // ND6005 process-spans-gpus: one process holds memory on several GPUs.
+#include "checks/gpu/process_spans_gpus.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "checks/config/evidence.h"
 #include "checks/gpu/gpu_rules.h"
 
 namespace nd {
@@ -12,13 +20,182 @@ class ProcessSpansGpus final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
+bool is_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+// At most kListed pids named, then "and N more".
+constexpr size_t kListed = 4;
+
 }  // namespace
 
+std::vector<HostGpus> gpus_by_host(const GpuSide& side) {
+  std::vector<HostGpus> out;
+  const auto& gpus = side.gpus;
+  for (size_t begin = 0; begin < gpus.size();) {
+    size_t end = begin + 1;
+    while (end < gpus.size() && gpus[end].host == gpus[begin].host) ++end;
+    out.emplace_back(gpus.data() + begin, end - begin);
+    begin = end;
+  }
+  return out;
+}
+
+std::string host_label(const GpuTrack& g) { return g.host.empty() ? "host unknown" : g.host; }
+
+std::string gpu_label(const GpuTrack& g) {
+  if (g.index) return fmt::format("GPU {}", *g.index);
+  if (!g.bus_id.empty()) return "GPU " + g.bus_id;
+  return g.uuid.empty() ? "GPU ?" : g.uuid;
+}
+
+std::string format_mib(std::optional<double> mib) {
+  if (!mib) return "N/A";
+  if (*mib < 1024) return fmt::format("{:.0f} MiB", *mib);
+  return fmt::format("{:.1f} GiB", *mib / 1024);
+}
+
+bool is_mps_server(const GpuProcessFact& p) { return p.name.find("mps-server") != std::string::npos; }
+
+bool mps_on(const GpuTrack& g) {
+  return std::any_of(g.processes.begin(), g.processes.end(),
+                     [](const GpuProcessFact& p) { return is_mps_server(p) || p.type.starts_with("M"); });
+}
+
+bool is_compute_client(const GpuProcessFact& p) { return p.type != "G" && !is_mps_server(p); }
+
+bool in_mig_instance(const JobModel& model, const GpuProcessFact& p) {
+  const std::string* text = model.text_of(p.ref);
+  if (!text) return false;
+  size_t open = text->find('|'), close = text->rfind('|');
+  if (open == std::string::npos || close <= open) return false;
+  // GPU, GI, CI, PID, Type: a number where R450+ prints "N/A" for a whole GPU.
+  auto w = words(std::string_view(*text).substr(open + 1, close - open - 1));
+  return w.size() >= 5 && is_digits(w[1]) && is_digits(w[2]) && is_digits(w[3]) && !is_digits(w[4]);
+}
+
+HostProcesses::HostProcesses(const JobModel& model, HostGpus gpus) {
+  std::map<uint64_t, Pid> by_pid;
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    for (const auto& p : gpus[i].processes) {
+      if (!p.pid || !p.mem_mib || !is_compute_client(p) || in_mig_instance(model, p)) continue;
+      Pid& entry = by_pid[*p.pid];
+      entry.pid = *p.pid;
+      // A table and a CSV query of the same moment list it twice on one GPU.
+      if (!entry.entries.empty() && entry.entries.back().gpu == i) continue;
+      entry.entries.push_back({i, &p});
+    }
+  }
+  for (auto& [pid, entry] : by_pid) {
+    for (size_t e = 1; e < entry.entries.size(); ++e) {
+      if (*entry.entries[e].fact->mem_mib > *entry.entries[entry.home].fact->mem_mib) entry.home = e;
+    }
+    pids_.push_back(std::move(entry));
+  }
+}
+
+const HostProcesses::Pid* HostProcesses::find(uint64_t pid) const {
+  auto it = std::lower_bound(pids_.begin(), pids_.end(), pid, [](const Pid& p, uint64_t v) { return p.pid < v; });
+  return it != pids_.end() && it->pid == pid ? &*it : nullptr;
+}
+
+const HostProcesses::Entry* HostProcesses::entry(const Pid& p, size_t gpu) const {
+  for (const auto& e : p.entries) {
+    if (e.gpu == gpu) return &e;
+  }
+  return nullptr;
+}
+
+bool HostProcesses::minor(size_t gpu, uint64_t pid) const {
+  const Pid* p = find(pid);
+  if (!p) return false;
+  const Entry* e = entry(*p, gpu);
+  const Entry& home = p->entries[p->home];
+  return e && e != &home && *e->fact->mem_mib <= kMinorShare * *home.fact->mem_mib;
+}
+
+bool HostProcesses::stray(size_t gpu, uint64_t pid) const {
+  if (!minor(gpu, pid)) return false;
+  for (const Pid* other : residents(gpu)) {
+    if (other->pid != pid) return true;
+  }
+  return false;
+}
+
+std::vector<const HostProcesses::Pid*> HostProcesses::residents(size_t gpu) const {
+  std::vector<const Pid*> out;
+  for (const auto& p : pids_) {
+    if (entry(p, gpu) && !minor(gpu, p.pid)) out.push_back(&p);
+  }
+  return out;
+}
+
 void ProcessSpansGpus::check(const CheckContext& ctx, FindingSink& out) const {
-  // FILL IN: judge ctx.model;
-  // one make_finding(kInfo, message) per problem, with its evidence.
-  (void)ctx;
-  (void)out;
+  for (HostGpus gpus : gpus_by_host(ctx.model.gpu_side)) {
+    HostProcesses procs(ctx.model, gpus);
+    // Each pid with a stray context: its own GPU first, then the others.
+    std::vector<std::pair<uint64_t, std::string>> spans;  // pid, "GPU 1 69.6 GiB + GPU 0 512 MiB"
+    std::vector<LineRef> refs;
+    std::vector<size_t> stray_gpus;
+    double stray_mib = 0;
+    for (const auto& p : procs.pids()) {
+      bool strayed = false;
+      for (const auto& e : p.entries) {
+        if (!procs.stray(e.gpu, p.pid)) continue;
+        strayed = true;
+        stray_mib += *e.fact->mem_mib;
+        refs.push_back(e.fact->ref);
+        if (std::find(stray_gpus.begin(), stray_gpus.end(), e.gpu) == stray_gpus.end()) stray_gpus.push_back(e.gpu);
+      }
+      if (!strayed) continue;
+      const auto& home = p.entries[p.home];
+      std::string text = fmt::format("{} {}", gpu_label(gpus[home.gpu]), format_mib(home.fact->mem_mib));
+      for (const auto& e : p.entries) {
+        if (&e != &home) text += fmt::format(" + {} {}", gpu_label(gpus[e.gpu]), format_mib(e.fact->mem_mib));
+      }
+      spans.emplace_back(p.pid, std::move(text));
+    }
+    if (spans.empty()) continue;
+    const GpuTrack& first = gpus.front();
+    std::string where =
+        stray_gpus.size() == 1 ? gpu_label(gpus[stray_gpus[0]]) + ", another rank's GPU" : "other ranks' GPUs";
+    std::string fix =
+        "call torch.cuda.set_device(local_rank) (or set CUDA_VISIBLE_DEVICES per rank) before any CUDA work";
+    std::string message;
+    if (spans.size() == 1) {
+      message = fmt::format(
+          "{}: pid {} also holds memory on {} ({}): it created a CUDA context before choosing its "
+          "GPU; {}",
+          host_label(first), spans[0].first, where, spans[0].second, fix);
+    } else {
+      std::string listed;
+      for (size_t i = 0; i < std::min(spans.size(), kListed); ++i)
+        listed += fmt::format("{}pid {} {}", i ? ", " : "", spans[i].first, spans[i].second);
+      if (spans.size() > kListed) listed += fmt::format(" and {} more", spans.size() - kListed);
+      message = fmt::format(
+          "{}: {} processes also hold memory on {} ({}; {} in all): they created CUDA contexts "
+          "before choosing their GPU; {}",
+          host_label(first), spans.size(), where, listed, format_mib(stray_mib), fix);
+    }
+    Finding f = make_finding(kInfo, std::move(message));
+    if (!first.host.empty()) f.hosts.push_back(first.host);
+    std::sort(refs.begin(), refs.end());
+    for (LineRef ref : refs) cite(ctx.model, f, ref, ctx.options.max_evidence);
+    f.subject = host_label(first);
+    out.add(std::move(f));
+  }
 }
 
 std::unique_ptr<Rule> make_process_spans_gpus() { return std::make_unique<ProcessSpansGpus>(); }
