@@ -37,7 +37,7 @@ std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {
 
 void GpuIdle::check(const CheckContext& ctx, FindingSink& out) const {
   for (HostGpus gpus : gpus_by_host(ctx.model.gpu_side)) {
-    HostProcesses procs(ctx.model, gpus);
+    HostProcesses procs(gpus);
     // A host whose input lists any process had a process list to read; one
     // that lists none may have been cut before it (`| head`).
     bool listed = std::any_of(gpus.begin(), gpus.end(), [](const GpuTrack& g) { return !g.processes.empty(); });

@@ -82,7 +82,7 @@ void report(const CheckContext& ctx, const RuleInfo& info, HostGpus gpus, const 
 
 void GpuShared::check(const CheckContext& ctx, FindingSink& out) const {
   for (HostGpus gpus : gpus_by_host(ctx.model.gpu_side)) {
-    HostProcesses procs(ctx.model, gpus);
+    HostProcesses procs(gpus);
     // Sharing through MPS is deliberate: one note for the host, after its warnings.
     std::vector<size_t> mps;
     for (size_t i = 0; i < gpus.size(); ++i) {

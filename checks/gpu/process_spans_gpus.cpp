@@ -20,22 +20,6 @@ class ProcessSpansGpus final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-bool is_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::vector<std::string_view> words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 // At most kListed pids named, then "and N more".
 constexpr size_t kListed = 4;
 
@@ -76,21 +60,13 @@ bool mps_on(const GpuTrack& g) {
 
 bool is_compute_client(const GpuProcessFact& p) { return p.type != "G" && !is_mps_server(p); }
 
-bool in_mig_instance(const JobModel& model, const GpuProcessFact& p) {
-  const std::string* text = model.text_of(p.ref);
-  if (!text) return false;
-  size_t open = text->find('|'), close = text->rfind('|');
-  if (open == std::string::npos || close <= open) return false;
-  // GPU, GI, CI, PID, Type: a number where R450+ prints "N/A" for a whole GPU.
-  auto w = words(std::string_view(*text).substr(open + 1, close - open - 1));
-  return w.size() >= 5 && is_digits(w[1]) && is_digits(w[2]) && is_digits(w[3]) && !is_digits(w[4]);
-}
+bool in_mig_instance(const GpuProcessFact& p) { return p.gpu_instance.has_value(); }
 
-HostProcesses::HostProcesses(const JobModel& model, HostGpus gpus) {
+HostProcesses::HostProcesses(HostGpus gpus) {
   std::map<uint64_t, Pid> by_pid;
   for (size_t i = 0; i < gpus.size(); ++i) {
     for (const auto& p : gpus[i].processes) {
-      if (!p.pid || !p.mem_mib || !is_compute_client(p) || in_mig_instance(model, p)) continue;
+      if (!p.pid || !p.mem_mib || !is_compute_client(p) || in_mig_instance(p)) continue;
       Pid& entry = by_pid[*p.pid];
       entry.pid = *p.pid;
       // A table and a CSV query of the same moment list it twice on one GPU.
@@ -144,7 +120,7 @@ std::vector<const HostProcesses::Pid*> HostProcesses::residents(size_t gpu) cons
 
 void ProcessSpansGpus::check(const CheckContext& ctx, FindingSink& out) const {
   for (HostGpus gpus : gpus_by_host(ctx.model.gpu_side)) {
-    HostProcesses procs(ctx.model, gpus);
+    HostProcesses procs(gpus);
     // Each pid with a stray context: its own GPU first, then the others.
     std::vector<std::pair<uint64_t, std::string>> spans;  // pid, "GPU 1 69.6 GiB + GPU 0 512 MiB"
     std::vector<LineRef> refs;

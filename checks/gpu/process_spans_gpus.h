@@ -37,7 +37,7 @@ bool mps_on(const GpuTrack& g);
 bool is_compute_client(const GpuProcessFact& p);
 // A table row whose GI ID is a number: the process runs in a MIG instance,
 // which is a GPU of its own.
-bool in_mig_instance(const JobModel& model, const GpuProcessFact& p);
+bool in_mig_instance(const GpuProcessFact& p);
 
 // The compute processes of one host with a known pid and memory figure,
 // outside MIG instances, by pid.
@@ -53,7 +53,7 @@ class HostProcesses {
     size_t home = 0;             // into entries: where it holds the most
   };
 
-  HostProcesses(const JobModel& model, HostGpus gpus);
+  explicit HostProcesses(HostGpus gpus);
 
   const std::vector<Pid>& pids() const { return pids_; }
   // `pid` on `gpu` holds a minor context: at most kMinorShare of what it

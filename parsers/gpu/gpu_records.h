@@ -58,6 +58,9 @@ struct GpuProcess {
   std::string type;                   // "C", "G", "C+G", "M", "M+C"; empty when absent
   std::string name;                   // may end in "..."
   std::optional<double> mem_mib;      // absent: "N/A" (e.g. under WSL or MIG)
+  // The MIG GPU instance (the table's GI ID); absent for a whole GPU, where
+  // R450+ prints "N/A", and in tables without the column.
+  std::optional<uint32_t> gpu_instance;
 };
 
 // `nvidia-smi topo -m`: the matrix as printed, NIC names resolved.

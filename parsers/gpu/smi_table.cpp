@@ -428,6 +428,7 @@ bool SmiTableReader::take_process_row(std::string_view inner, uint64_t line) {
   p.line = line;
   p.gpu_index = parse_u32(w[0]);
   p.pid = parse_u64(w[type_at - 1]);
+  if (type_at == 4) p.gpu_instance = parse_u32(w[1]);
   p.type.assign(w[type_at]);
   // The name may hold spaces (Windows paths): all between the type and the
   // memory cell.

@@ -188,7 +188,7 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
     }
   }
   if (g.processes.size() < GpuTrack::kMaxProcesses) {
-    g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref});
+    g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref, p.gpu_instance});
     cite(s, p.line);
   }
 }

@@ -26,6 +26,7 @@ struct GpuProcessFact {
   std::string name;
   std::optional<double> mem_mib;
   LineRef ref;
+  std::optional<uint32_t> gpu_instance;  // MIG GI ID; absent for a whole GPU
 };
 
 // One GPU of one host, every sample of every source that named it.
