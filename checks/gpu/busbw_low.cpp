@@ -32,6 +32,9 @@ std::string cause_in_log(const JobModel& model, size_t hosts) {
   if (hosts > 1 && model.using_network.count("Socket")) {
     return "; the NCCL log shows inter-node traffic on NET/Socket (ND3001): TCP, not RDMA";
   }
+  bool shm = std::any_of(model.transports.begin(), model.transports.end(),
+                         [](const Transport& t) { return t.family == TransportFamily::SHM; });
+  if (hosts == 1 && shm) return "; the NCCL log shows links inside the host through SHM (ND3002): host memory, not NVLink";
   return {};
 }
 
