@@ -112,6 +112,31 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
   return out;
 }
 
+namespace {
+
+// "beside the log: nvidia-smi-dmon (dmon.txt), nvidia-smi (smi.txt); 8 GPUs, 1 nccl-tests run"
+std::string beside_the_log(const GpuSideSummary& g) {
+  std::vector<std::string> kinds;
+  for (const auto& k : g.inputs) {
+    if (k.kind != "nccl-log" && k.kind != "bindings") kinds.push_back(fmt::format("{} ({})", k.kind, printable(k.path)));
+  }
+  if (kinds.empty()) return {};
+  std::vector<std::string> counts;
+  if (!g.gpus.empty()) counts.push_back(plural(g.gpus.size(), "GPU"));
+  if (!g.topology.empty()) counts.push_back(fmt::format("{} topo -m", g.topology.size()));
+  if (!g.nccl_tests.empty()) counts.push_back(plural(g.nccl_tests.size(), "nccl-tests run"));
+  if (g.timelines > 0) counts.push_back(plural(g.timelines, "Horovod timeline"));
+  if (kinds.size() > 4) {
+    size_t more = kinds.size() - 3;
+    kinds.resize(3);
+    kinds.push_back(fmt::format("{} more", more));
+  }
+  return fmt::format("beside the log: {}{}{}\n", fmt::join(kinds, ", "), counts.empty() ? "" : "; ",
+                     fmt::join(counts, ", "));
+}
+
+}  // namespace
+
 std::string render_text(const CheckReport& report, const TextStyle& style) {
   const JobSummary& s = report.summary;
   std::string out;
@@ -121,6 +146,7 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
                      inter_node(s), s.gdr);
   out += fmt::format("input: {} read, {} from NCCL, {} of unrecognized shape\n", plural(s.counters.lines, "line"),
                      s.counters.nccl_lines, s.counters.unknown_lines);
+  out += beside_the_log(s.gpu_side);
   for (const auto& e : report.input_errors) out += fmt::format("input error: {}\n", printable(e));
   if (!s.coverage.channels.empty()) out += fmt::format("coverage: {}\n", coverage_text(s.coverage));
   out += idle_nics_lines(s);
