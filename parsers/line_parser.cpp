@@ -151,7 +151,10 @@ void add_other(const Line& line, std::string_view clean, const Envelope& env, Pa
 // A line without "NCCL ": a launcher's binding report, PyTorch's watchdog
 // and `Last error:` lines, or a line of another tool's output.
 void parse_other_line(const Line& line, ParsedLines& out) {
+  // No tool prints a NUL: such a line is binary noise, not worth a copy.
+  bool binary = std::memchr(line.text.data(), 0, line.text.size()) != nullptr;
   if (line.text.size() < 11) {
+    if (binary) return;
     std::string_view clean = cleaned(line.text, out);
     return add_other(line, clean, strip_envelope(clean), out);
   }
@@ -161,7 +164,7 @@ void parse_other_line(const Line& line, ParsedLines& out) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
-  } else {
+  } else if (!binary) {
     std::string_view clean = cleaned(line.text, out);
     add_other(line, clean, strip_envelope(clean), out);
   }

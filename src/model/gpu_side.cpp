@@ -34,9 +34,14 @@ const GpuTrack* GpuSide::find(std::string_view host, uint32_t index) const {
   return nullptr;
 }
 
-void GpuSideBuilder::set_file_host(uint32_t file, std::string host) { file_hosts_[file] = std::move(host); }
+void GpuSideBuilder::set_file_host(uint32_t file, std::string host) {
+  file_hosts_[file] = std::move(host);
+  last_ = nullptr;
+}
 
 GpuSideBuilder::Stream& GpuSideBuilder::stream(uint32_t file, std::string_view host) {
+  // Lines of one stream come in runs: most lines need no lookup.
+  if (last_ && last_->file == file && last_->prefix_host == host) return *last_;
   std::string name(host);
   if (name.empty()) {
     auto it = file_hosts_.find(file);
@@ -49,19 +54,24 @@ GpuSideBuilder::Stream& GpuSideBuilder::stream(uint32_t file, std::string_view h
     it->second.file = file;
     it->second.host = name;
   }
+  last_ = &it->second;
+  last_->prefix_host.assign(host);
   return it->second;
 }
 
 void GpuSideBuilder::add(LineRef ref, const ParsedLines::OtherLine& line) {
   if (line.opens_host_section) {
     file_hosts_[ref.file] = std::string(line.launcher_host);
+    last_ = nullptr;  // the unprefixed lines of this file change stream
     return;
   }
   Stream& s = stream(ref.file, line.launcher_host);
+  if (!s.stream.feed(line.payload, ref.line)) return;
+  // Records cite only lines a reader took.
   auto& slot = s.recent[s.next++ % s.recent.size()];
   slot.first = ref.line;
   slot.second.assign(line.payload);
-  if (s.stream.feed(line.payload, ref.line)) drain(s);
+  drain(s);
 }
 
 void GpuSideBuilder::cite(const Stream& s, uint64_t line) {
@@ -212,6 +222,7 @@ void GpuSideBuilder::finish(GpuSide& side) {
     }
   }
   streams_.clear();
+  last_ = nullptr;
   std::erase_if(side_.input_kinds, [&](const std::pair<uint32_t, SideKind>& k) {
     return k.second == SideKind::NcclTests &&
            std::none_of(side_.nccl_tests.begin(), side_.nccl_tests.end(),

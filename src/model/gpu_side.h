@@ -115,6 +115,7 @@ class GpuSideBuilder {
   struct Stream {
     uint32_t file = 0;
     std::string host;
+    std::string prefix_host;  // as the last line's prefix named it (empty: none)
     SideStream stream;
     // The last lines fed, for the text of the lines a record cites: the
     // readers report a block once it ends.
@@ -135,6 +136,7 @@ class GpuSideBuilder {
   void add_process(Stream& s, const GpuProcess& p);
 
   std::map<std::tuple<uint32_t, std::string>, Stream> streams_;
+  Stream* last_ = nullptr;  // std::map nodes do not move
   std::map<uint32_t, std::string> file_hosts_;
   GpuSide side_;
   std::unordered_map<uint64_t, std::string>& texts_;
