@@ -19,11 +19,22 @@ run_suite() {  # build dir, meson setup options...
   if [ ! -d "$dir" ]; then
     meson setup "$dir" "$@" >/dev/null || return 1
   fi
-  meson compile -C "$dir" -j "$jobs" >/dev/null || { meson compile -C "$dir" -j 1; return 1; }
+  meson compile -C "$dir" -j "$jobs" >/dev/null || { meson compile -C "$dir" -j 1; build_failed "$dir"; return 1; }
   meson test -C "$dir" --num-processes "$jobs" --print-errorlogs
 }
 
 status=0
+# A build that fails runs no tests; each one counts as a failure in the tally,
+# so "N passed, 0 failed" never hides a target that did not compile.
+broken=$(mktemp)
+trap 'rm -f "$broken"' EXIT
+build_failed() { echo "$1" >>"$broken"; status=1; }
+build_quietly() {  # build dir, targets...: on failure the errors show, once
+  dir=$1
+  shift
+  ninja -C "$dir" -j "$jobs" "$@" >/dev/null || { ninja -C "$dir" -j 1 "$@" | tail -40; build_failed "$dir"; return 1; }
+}
+
 if [ "${ND_SKIP_SANITIZERS:-0}" = 1 ]; then
   suite_dir=build-plain
   run_suite build-plain || status=1
@@ -40,7 +51,7 @@ if [ "${ND_SCALAR:-1}" = 1 ]; then
   if [ ! -d build-scalar ]; then
     meson setup build-scalar -Dsimd=scalar >/dev/null || status=1
   fi
-  ninja -C build-scalar -j "$jobs" parsers_test line_feeder_test >/dev/null &&
+  build_quietly build-scalar parsers_test line_feeder_test &&
     meson test -C build-scalar --no-rebuild --print-errorlogs parsers_test line_feeder_test || status=1
 fi
 
@@ -52,14 +63,17 @@ if [ "${ND_FUZZ:-1}" = 1 ]; then
     CXX=clang++ meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
       --buildtype=debugoptimized >/dev/null || status=1
   fi
-  ninja -C build-fuzz -j "$jobs" fuzz/line_fuzzer fuzz/aggregate_fuzzer >/dev/null &&
+  build_quietly build-fuzz fuzz/line_fuzzer fuzz/aggregate_fuzzer &&
     meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs || status=1
 fi
 
-python3 - "$suite_dir" build-scalar build-fuzz <<'PY' || status=1
+python3 - "$broken" "$suite_dir" build-scalar build-fuzz <<'PY' || status=1
 import json, os, sys
 passed = failed = skipped = 0
-for d in sys.argv[1:]:
+for build in open(sys.argv[1]).read().split():
+    print(f"{build}: the build failed, its tests did not run")
+    failed += 1
+for d in sys.argv[2:]:
     path = os.path.join(d, "meson-logs", "testlog.json")
     if not os.path.exists(path):
         continue

@@ -1,7 +1,9 @@
 // GCC 12 -O2 reports a false maybe-uninitialized inside Boost's edge
 // iterator (boost::optional) when writing a subgraph; the warning is in the
 // header's code, so it is silenced for this file only.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include "src/report/graph_renderer.h"
 
