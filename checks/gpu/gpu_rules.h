@@ -17,6 +17,7 @@ std::unique_ptr<Rule> make_gpu_shared();  // ND6003
 std::unique_ptr<Rule> make_gpu_idle();  // ND6004
 std::unique_ptr<Rule> make_process_spans_gpus();  // ND6005
 std::unique_ptr<Rule> make_gpu_throttled();  // ND6006
+std::unique_ptr<Rule> make_transport_vs_topology();  // ND6010
 std::unique_ptr<Rule> make_busbw_low();  // ND6020
 std::unique_ptr<Rule> make_nccl_tests_wrong();  // ND6021
 

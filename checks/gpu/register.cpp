@@ -10,6 +10,7 @@ void register_gpu_rules(Registry& r) {
   r.add(make_gpu_idle());  // ND6004
   r.add(make_process_spans_gpus());  // ND6005
   r.add(make_gpu_throttled());  // ND6006
+  r.add(make_transport_vs_topology());  // ND6010
   r.add(make_busbw_low());  // ND6020
   r.add(make_nccl_tests_wrong());  // ND6021
 }

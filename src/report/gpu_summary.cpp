@@ -4,6 +4,7 @@
 #include <array>
 
 #include "src/model/busbw_expectation.h"
+#include "src/model/topology_paths.h"
 
 namespace nd {
 
@@ -17,14 +18,6 @@ const char* side_kind_name(SideKind kind) {
     case SideKind::HorovodTimeline: return "horovod-timeline";
   }
   return "unknown";
-}
-
-std::optional<int> pci_path_rank(const std::string& link) {
-  static constexpr std::array<const char*, 5> kOrder = {"PIX", "PXB", "PHB", "NODE", "SYS"};
-  for (size_t i = 0; i < kOrder.size(); ++i) {
-    if (link == kOrder[i]) return static_cast<int>(i);
-  }
-  return std::nullopt;
 }
 
 namespace {
@@ -76,18 +69,7 @@ TopologyRow topology_row(const TopologyFact& t) {
   }
   for (const auto& d : t.matrix.devices) {
     if (!is_gpu_device(d)) continue;
-    auto links = t.matrix.links.find(d);
-    if (links == t.matrix.links.end()) continue;
-    std::optional<int> best;
-    for (const auto& nic : row.nics) {  // column order: ties go to the first
-      auto cell = links->second.find(nic);
-      if (cell == links->second.end()) continue;
-      auto rank = pci_path_rank(cell->second);
-      if (rank && (!best || *rank < *best)) {
-        best = rank;
-        row.nearest_nic[d] = {nic, cell->second};
-      }
-    }
+    if (auto nearest = nearest_nic(t.matrix, d)) row.nearest_nic[d] = {nearest->nic, nearest->path};
   }
   return row;
 }

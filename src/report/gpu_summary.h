@@ -87,9 +87,6 @@ struct GpuSideSummary {
 
 GpuSideSummary summarize_gpu_side(const JobModel& model);
 
-// A link class's rank for "nearest": PIX 0 … SYS 4; none for NV# and X.
-std::optional<int> pci_path_rank(const std::string& link);
-
 // "nvidia-smi", "nccl-tests", …: the JSON `inputs[].kind` of a reader's format.
 const char* side_kind_name(SideKind kind);
 
