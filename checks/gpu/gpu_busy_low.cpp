@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks/config/evidence.h"
+#include "checks/gpu/gpu_labels.h"
 #include "checks/gpu/gpu_rules.h"
 
 namespace nd {
@@ -20,13 +21,6 @@ class GpuBusyLow final : public Rule {
   static constexpr double kIdleMax = 5;
 };
 
-// "gpu07 GPU 3", "host unknown GPU 0", by bus ID or UUID when no index was printed.
-std::string gpu_label(const GpuTrack& g) {
-  std::string host = g.host.empty() ? "host unknown" : g.host;
-  if (g.index) return fmt::format("{} GPU {}", host, *g.index);
-  return fmt::format("{} GPU {}", host, g.bus_id.empty() ? g.uuid : g.bus_id);
-}
-
 }  // namespace
 
 void GpuBusyLow::check(const CheckContext& ctx, FindingSink& out) const {
@@ -37,7 +31,7 @@ void GpuBusyLow::check(const CheckContext& ctx, FindingSink& out) const {
     // Past GpuTrack::kMaxSeries the series keeps every util_stride-th sample.
     uint64_t samples = st.samples * g.util_stride;
     if (st.samples < kMinSamples || st.mean >= threshold) continue;
-    std::string label = gpu_label(g);
+    std::string label = host_gpu_label(g);
     Finding f = make_finding(
         kInfo, fmt::format("{}: busy {:.0f} % on average over {} steady-state samples (10th percentile {:.0f} %; "
                            "below {:.0f} % in {:.0f} % of them): the GPU waits on input, the host or communication; "

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks/config/evidence.h"
+#include "checks/gpu/gpu_labels.h"
 #include "checks/gpu/gpu_rules.h"
 
 namespace nd {
@@ -21,13 +22,6 @@ class GpuMemoryUnused final : public Rule {
   static constexpr double kUsedShare = 0.5;
 };
 
-// "gpu07 GPU 3", "host unknown GPU 0", by bus ID or UUID when no index was printed.
-std::string gpu_label(const GpuTrack& g) {
-  std::string host = g.host.empty() ? "host unknown" : g.host;
-  if (g.index) return fmt::format("{} GPU {}", host, *g.index);
-  return fmt::format("{} GPU {}", host, g.bus_id.empty() ? g.uuid : g.bus_id);
-}
-
 }  // namespace
 
 void GpuMemoryUnused::check(const CheckContext& ctx, FindingSink& out) const {
@@ -36,7 +30,7 @@ void GpuMemoryUnused::check(const CheckContext& ctx, FindingSink& out) const {
     if (*g.mem_used_peak_mib >= kUsedShare * *g.mem_total_mib) continue;
     UtilStats st = steady_util(g.util_series, ctx.options.min_gpu_util);
     if (st.samples < kMinSamples || st.mean < GpuTrack::kLoaded) continue;
-    std::string label = gpu_label(g);
+    std::string label = host_gpu_label(g);
     Finding f = make_finding(
         kInfo, fmt::format("{}: uses at most {:.0f} of {:.0f} MiB of memory ({:.0f} %) while busy {:.0f} % over {} "
                            "steady-state samples: room for a larger batch (or a larger model shard)",

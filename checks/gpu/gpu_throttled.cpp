@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include "checks/config/evidence.h"
+#include "checks/gpu/gpu_labels.h"
 #include "checks/gpu/gpu_rules.h"
 
 namespace nd {
@@ -24,12 +25,6 @@ class GpuThrottled final : public Rule {
   static constexpr double kLowClockShare = 0.20;
 };
 
-// "gpu07 GPU 3", "host unknown GPU 0", by bus ID or UUID when no index was printed.
-std::string gpu_label(const GpuTrack& g) {
-  std::string host = g.host.empty() ? "host unknown" : g.host;
-  if (g.index) return fmt::format("{} GPU {}", host, *g.index);
-  return fmt::format("{} GPU {}", host, g.bus_id.empty() ? g.uuid : g.bus_id);
-}
 
 double percent(uint64_t part, uint64_t whole) { return 100.0 * static_cast<double>(part) / static_cast<double>(whole); }
 
@@ -57,7 +52,7 @@ void GpuThrottled::check(const CheckContext& ctx, FindingSink& out) const {
       }
     }
     if (seen.empty()) continue;
-    std::string label = gpu_label(g);
+    std::string label = host_gpu_label(g);
     Finding f = make_finding(
         kInfo, fmt::format("{}: {}: the GPU lowers its clocks to stay within its limits; check power capping "
                            "(nvidia-smi -q -d PERFORMANCE,POWER), cooling, application clocks (nvidia-smi -rac) and "

@@ -37,28 +37,12 @@ std::vector<HostGpus> gpus_by_host(const GpuSide& side) {
   return out;
 }
 
-std::string host_label(const GpuTrack& g) { return g.host.empty() ? "host unknown" : g.host; }
-
-std::string gpu_label(const GpuTrack& g) {
-  if (g.index) return fmt::format("GPU {}", *g.index);
-  if (!g.bus_id.empty()) return "GPU " + g.bus_id;
-  return g.uuid.empty() ? "GPU ?" : g.uuid;
-}
-
-std::string format_mib(std::optional<double> mib) {
-  if (!mib) return "N/A";
-  if (*mib < 1024) return fmt::format("{:.0f} MiB", *mib);
-  return fmt::format("{:.1f} GiB", *mib / 1024);
-}
-
-bool is_mps_server(const GpuProcessFact& p) { return p.name.find("mps-server") != std::string::npos; }
-
 bool mps_on(const GpuTrack& g) {
   return std::any_of(g.processes.begin(), g.processes.end(),
-                     [](const GpuProcessFact& p) { return is_mps_server(p) || p.type.starts_with("M"); });
+                     [](const GpuProcessFact& p) { return p.mps_server || p.type.starts_with("M"); });
 }
 
-bool is_compute_client(const GpuProcessFact& p) { return p.type != "G" && !is_mps_server(p); }
+bool is_compute_client(const GpuProcessFact& p) { return p.type != "G" && !p.mps_server; }
 
 bool in_mig_instance(const GpuProcessFact& p) { return p.gpu_instance.has_value(); }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/gpu/gpu_labels.h"
 #include "src/model/gpu_side.h"
 #include "src/model/job_model.h"
 
@@ -20,14 +21,7 @@ namespace nd {
 using HostGpus = std::span<const GpuTrack>;
 std::vector<HostGpus> gpus_by_host(const GpuSide& side);
 
-// "gpu07", or "host unknown" for an input that named no host.
-std::string host_label(const GpuTrack& g);
-// "GPU 3", or the bus ("GPU 0000:18:00.0") when no index was printed.
-std::string gpu_label(const GpuTrack& g);
-// "512 MiB", "69.6 GiB"; "N/A" when unknown.
-std::string format_mib(std::optional<double> mib);
 
-bool is_mps_server(const GpuProcessFact& p);
 // The MPS server, or a process nvidia-smi marks as an MPS client (M, M+C),
 // is on the GPU: its processes share it on purpose.
 bool mps_on(const GpuTrack& g);

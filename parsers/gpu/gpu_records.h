@@ -61,7 +61,14 @@ struct GpuProcess {
   // The MIG GPU instance (the table's GI ID); absent for a whole GPU, where
   // R450+ prints "N/A", and in tables without the column.
   std::optional<uint32_t> gpu_instance;
+  // The MPS control daemon's server (nvidia-cuda-mps-server), which every
+  // GPU it serves lists: its clients share the GPU on purpose.
+  bool mps_server = false;
 };
+
+// A process name that is the MPS server's, also as the table cuts it
+// ("...-cuda-mps-server").
+inline bool names_mps_server(std::string_view name) { return name.find("mps-server") != std::string_view::npos; }
 
 // `nvidia-smi topo -m`: the matrix as printed, NIC names resolved.
 struct TopoMatrix {

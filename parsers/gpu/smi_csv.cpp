@@ -497,6 +497,7 @@ bool SmiCsvReader::take_row(std::string_view s, uint64_t line, const std::vector
   if (apps) {
     p.from = SideKind::SmiCsv;
     p.line = line;
+    p.mps_server = names_mps_server(p.name);
     out_.processes.push_back(std::move(p));
   } else {
     if (!g.mem_used_mib && g.mem_total_mib && free) g.mem_used_mib = *g.mem_total_mib - *free;

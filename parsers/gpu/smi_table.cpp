@@ -440,6 +440,7 @@ bool SmiTableReader::take_process_row(std::string_view inner, uint64_t line) {
     rest = cut == std::string_view::npos ? std::string_view() : trim(rest.substr(0, cut));
   }
   p.name.assign(rest);
+  p.mps_server = names_mps_server(p.name);
   out_.processes.push_back(std::move(p));
   return true;
 }

@@ -27,13 +27,6 @@ void raise(std::optional<double>& best, const std::optional<double>& v) {
 
 }  // namespace
 
-const GpuTrack* GpuSide::find(std::string_view host, uint32_t index) const {
-  for (const auto& g : gpus) {
-    if (g.host == host && g.index == index) return &g;
-  }
-  return nullptr;
-}
-
 void GpuSideBuilder::set_file_host(uint32_t file, std::string host) {
   file_hosts_[file] = std::move(host);
   last_ = nullptr;
@@ -194,11 +187,12 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
       if (p.mem_mib) known.mem_mib = p.mem_mib;
       if (known.type.empty()) known.type = p.type;
       if (known.name.empty() || known.name.ends_with("...")) known.name = p.name.empty() ? known.name : p.name;
+      known.mps_server = known.mps_server || p.mps_server;
       return;
     }
   }
   if (g.processes.size() < GpuTrack::kMaxProcesses) {
-    g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref, p.gpu_instance});
+    g.processes.push_back({p.pid, p.type, p.name, p.mem_mib, ref, p.gpu_instance, p.mps_server});
     cite(s, p.line);
   }
 }

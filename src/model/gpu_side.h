@@ -27,6 +27,7 @@ struct GpuProcessFact {
   std::optional<double> mem_mib;
   LineRef ref;
   std::optional<uint32_t> gpu_instance;  // MIG GI ID; absent for a whole GPU
+  bool mps_server = false;
 };
 
 // One GPU of one host, every sample of every source that named it.
@@ -96,7 +97,6 @@ struct GpuSide {
   static constexpr size_t kMaxDocuments = 4096;  // each of topologies, nccl_tests, timelines
 
   bool empty() const { return gpus.empty() && topologies.empty() && nccl_tests.empty() && timelines.empty(); }
-  const GpuTrack* find(std::string_view host, uint32_t index) const;
 };
 
 // Feeds the lines no NCCL reader took to a SideStream per (input, host) and
