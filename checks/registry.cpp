@@ -136,6 +136,17 @@ Registry Registry::only(Needs needs) const {
   return r;
 }
 
+Registry Registry::only(bool (*keep)(const RuleInfo&)) const {
+  Registry r;
+  for (const auto& rule : rules_) {
+    if (keep(rule->info())) r.add_shared(rule);
+  }
+  for (const auto& a : aliases_) {
+    if (r.find(a.id)) r.aliases_.push_back(a);
+  }
+  return r;
+}
+
 const Registry& all_rules() {
   static const Registry registry = [] {
     Registry r;
@@ -157,6 +168,13 @@ const Registry& all_rules() {
 
 const Registry& log_rules() {
   static const Registry registry = all_rules().only(Needs::Log);
+  return registry;
+}
+
+const Registry& check_rules_with_probes() {
+  static const Registry registry = all_rules().only([](const RuleInfo& info) {
+    return info.needs != Needs::Cluster || info.id == "ND5002";
+  });
   return registry;
 }
 

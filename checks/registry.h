@@ -48,6 +48,8 @@ class Registry {
   void sort_by_id();
   // The rules that read `needs` (the same rule objects) and their aliases.
   Registry only(Needs needs) const;
+  // The rules `keep` keeps, and their aliases.
+  Registry only(bool (*keep)(const RuleInfo&)) const;
 
  private:
   void add_shared(std::shared_ptr<const Rule> rule);
@@ -74,6 +76,10 @@ void register_aliases(Registry& r);
 const Registry& all_rules();
 // The rules that read the log: what `check` runs, lists and selects from.
 const Registry& log_rules();
+// What `check` runs when its inputs hold probe records: the log rules, the
+// node rules on each record, and record-invalid (ND5002) on those it cannot
+// read. `check --enable/--disable` select from these.
+const Registry& check_rules_with_probes();
 
 // Which rules run. All of them by default; --enable narrows the set to the
 // rules it names, --disable then removes rules from it.

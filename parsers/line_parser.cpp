@@ -145,6 +145,9 @@ void add_other(const Line& line, std::string_view clean, const Envelope& env, Pa
   item.line = line.number;
   item.raw = clean;
   item.index = static_cast<uint32_t>(out.others.size());
+  // A record that srun cut into pieces is put together by launcher rank.
+  item.launcher_rank = env.launcher_rank;
+  item.rank_from = env.rank_from;
   out.others.push_back({payload, launcher_host_name(host), section});
 }
 

@@ -99,7 +99,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       });
   cmd->callback([args, &exit_code] {
     CheckConfig config;
-    if (auto err = select_rules(log_rules(), args->enable, args->disable, config.selection)) {
+    // Node rules run too when the inputs hold probe records.
+    if (auto err = select_rules(check_rules_with_probes(), args->enable, args->disable, config.selection)) {
       throw CLI::ValidationError(*err);
     }
     if (args->list_rules) {

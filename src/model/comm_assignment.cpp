@@ -283,6 +283,7 @@ void ModelBuilder::finish() {
   settle();
   for (auto& comm : model_.comms) comm.records.shrink_to_fit();
   gpu_side_.finish(model_.gpu_side);
+  probe_records_.finish();
 }
 
 void ModelBuilder::merge_records(Communicator& comm) {

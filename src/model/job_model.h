@@ -16,6 +16,7 @@
 #include "parsers/transport.h"
 #include "parsers/warn_classes.h"
 #include "src/model/gpu_side.h"
+#include "src/probe/node_snapshot.h"
 #include "src/util/interner.h"
 
 namespace nd {
@@ -257,6 +258,21 @@ struct NetNoteRecord {
   LineRef line;
 };
 
+// One `nccl-doctor probe --json` record among the inputs: the fabric of the
+// node it names (src/probe/snapshot_json.h).
+struct ProbeRecordFact {
+  LineRef line;      // where the record starts
+  std::string host;  // the record's own, else its launcher's or HOST=FILE's; empty: none
+  NodeSnapshot node;
+};
+
+// A probe record that could not be read: cut short, foreign, or not JSON.
+struct ProbeRecordProblem {
+  LineRef line;
+  std::string error;
+  std::string excerpt;  // the start of its text, printable
+};
+
 // The lines of every kind read (the parsers' counts) and what the model made
 // of them.
 struct InputCounters : LineCounts {
@@ -298,6 +314,11 @@ struct JobModel {
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;
   GpuSide gpu_side;  // nvidia-smi, topo -m, nccl-tests, Horovod: filled by finish()
+  // Probe records, in input order, the first of each host (capped); the
+  // records of a host already recorded, and those past the cap, are counted.
+  std::vector<ProbeRecordFact> probe_records;
+  std::vector<ProbeRecordProblem> probe_problems;  // capped like probe_records
+  uint64_t probe_records_repeated = 0;
 
   InputCounters counters;
   std::vector<LineRef> unknown_samples;  // first few unknown-shape lines
@@ -318,6 +339,8 @@ struct JobModel {
   static constexpr size_t kMaxSamples = 5;
   static constexpr size_t kMaxCachedLines = 200000;
   static constexpr size_t kMaxCitedText = 4096;            // bytes of a cited line kept
+  static constexpr size_t kMaxProbeRecords = 65536;        // each of probe_records, probe_problems
+  static constexpr size_t kMaxProbeRecordBytes = 4u << 20;  // a longer record is not one
 
   const std::string* text_of(LineRef ref) const;
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }

@@ -22,7 +22,9 @@ uint32_t ModelBuilder::add_file(std::string display_name) {
 
 uint32_t ModelBuilder::add_file(std::string display_name, std::string host) {
   uint32_t file = add_file(std::move(display_name));
-  if (!host.empty()) gpu_side_.set_file_host(file, std::move(host));
+  if (host.empty()) return file;
+  probe_records_.set_file_host(file, host);
+  gpu_side_.set_file_host(file, std::move(host));
   return file;
 }
 
@@ -77,7 +79,10 @@ void ModelBuilder::apply_item(LineRef ref, const ParsedLines& parsed, const Pars
       add_banner(ref, item);
       break;
     case ParsedLines::Kind::Other:
-      gpu_side_.add(ref, parsed.others[item.index]);
+      // nccl-doctor's own probe records first: their pieces are no tool's table.
+      if (!probe_records_.add(ref, item, parsed.others[item.index])) {
+        gpu_side_.add(ref, parsed.others[item.index]);
+      }
       break;
   }
 }

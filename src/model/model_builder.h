@@ -24,6 +24,7 @@
 #include "parsers/parsed_lines.h"
 #include "src/model/gpu_side.h"
 #include "src/model/job_model.h"
+#include "src/model/probe_records.h"
 #include "src/util/id_set.h"
 #include "src/util/name_set.h"
 
@@ -185,6 +186,7 @@ class ModelBuilder {
 
   JobModel& model_;
   GpuSideBuilder gpu_side_{model_.line_text, JobModel::kMaxCachedLines};
+  ProbeRecordsBuilder probe_records_{model_};
   std::map<std::tuple<uint32_t, uint64_t>, Process> processes_;
   std::unordered_map<ProcessKey, Process*, ProcessKeyHash> process_index_;
   // Per host, its first processes: a host runs a few, asked for on every line.

@@ -8,13 +8,16 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "checks/hardware/fallback_causes.h"
 #include "checks/registry.h"
 #include "src/pipeline/live_reporter.h"
 #include "src/pipeline/tee.h"
@@ -147,7 +150,10 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
   return {};
 }
 
-bool nothing_to_judge(const JobModel& model) { return model.counters.nccl_lines == 0 && model.gpu_side.empty(); }
+bool nothing_to_judge(const JobModel& model) {
+  return model.counters.nccl_lines == 0 && model.gpu_side.empty() && model.probe_records.empty() &&
+         model.probe_problems.empty();
+}
 
 // Reads every input into the builder, then finishes the model. Each
 // unreadable input gets one message on stderr; returns those messages.
@@ -196,6 +202,51 @@ void write_all(int fd, std::string_view text) {
   }
 }
 
+// The probe records among the inputs: every node rule judges each node, and
+// the enabled ones report, named by host and cited at the record's line;
+// record-invalid reports the records that could not be read. `recorded`
+// gets every node rule's findings, for explain_fallbacks().
+void judge_records(const JobModel& model, const CheckConfig& config, std::vector<RecordedNode>& recorded,
+                   std::vector<Finding>& out) {
+  const auto& rules = all_rules().rules();
+  for (const auto& rec : model.probe_records) {
+    std::string label = rec.host.empty() ? "host unknown (" + model.where(rec.line) + ")" : rec.host;
+    ProbedNode node{label, &rec.node};
+    const CheckContext ctx{model, config.options, std::span<const ProbedNode>(&node, 1)};
+    FindingList sink;
+    for (const auto& rule : rules) {
+      if (rule->info().needs == Needs::Node) rule->check(ctx, sink);
+    }
+    RecordedNode& r = recorded.emplace_back();
+    r.host = rec.host;
+    r.file = model.files[rec.line.file];
+    r.line = rec.line.line;
+    for (auto& f : sink.findings) {
+      // Ranks here are the log's: a record's launcher rank is not one.
+      f.ranks.clear();
+      if (!config.selection.enabled(f.id)) continue;
+      Finding shown = f;
+      shown.message = label + ": " + f.message;
+      // A probe fact's sysfs path, cited at the record that carries it.
+      for (auto& e : shown.evidence) e = {r.file, r.line, e.text.empty() ? e.file : e.file + ": " + e.text};
+      if (shown.evidence.empty()) shown.evidence.push_back({r.file, r.line, label + ": nccl-doctor probe record"});
+      if (shown.evidence.size() > config.options.max_evidence) shown.evidence.resize(config.options.max_evidence);
+      out.push_back(std::move(shown));
+    }
+    r.findings = std::move(sink.findings);
+  }
+  const Rule* invalid = all_rules().rule("record-invalid");
+  if (model.probe_problems.empty() || !config.selection.enabled(invalid->info().id)) return;
+  // One input at a time: the rule cites line numbers of one source.
+  std::map<uint32_t, std::vector<RecordProblem>> by_file;
+  for (const auto& p : model.probe_problems) by_file[p.line.file].push_back({p.line.line, p.error, p.excerpt});
+  for (const auto& [file, problems] : by_file) {
+    FindingList sink;
+    invalid->check(CheckContext{model, config.options, {}, problems, model.files[file]}, sink);
+    std::move(sink.findings.begin(), sink.findings.end(), std::back_inserter(out));
+  }
+}
+
 }  // namespace
 
 bool write_stdout(const std::string& text) {
@@ -231,12 +282,22 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   for (auto& sink : sinks) {
     std::move(sink.findings.begin(), sink.findings.end(), std::back_inserter(report.findings));
   }
+  // Probe records beside the log: the nodes' own faults, and the causes of
+  // the log's fallbacks on the hosts they describe.
+  bool probed = !model.probe_records.empty() || !model.probe_problems.empty();
+  if (probed) {
+    std::vector<RecordedNode> recorded;
+    std::vector<Finding> node_findings;
+    judge_records(model, config, recorded, node_findings);
+    explain_fallbacks(report.findings, recorded, config.options.max_evidence);
+    std::move(node_findings.begin(), node_findings.end(), std::back_inserter(report.findings));
+  }
   link_related(report.findings);
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
   report.gaps = find_gaps(model, report.summary);
-  judge(report, log_rules(), config.selection, config.fail_on);
+  judge(report, probed ? check_rules_with_probes() : log_rules(), config.selection, config.fail_on);
   return report;
 }
 

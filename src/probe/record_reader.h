@@ -34,4 +34,36 @@ struct RecordSet {
 
 RecordSet read_probe_records(std::string_view input);
 
+// A record larger than this is not ours (a DGX record is ~20 KiB).
+inline constexpr size_t kMaxRecordBytes = 16u << 20;
+
+// One record put back together from the pieces of its lines. It counts
+// braces outside JSON strings, so it knows when the record closes without
+// parsing it on every line.
+class RecordPieces {
+ public:
+  explicit RecordPieces(size_t line = 0) : line_(line) {}
+  // Appends the part of `piece` that belongs to the record; true once the
+  // record has closed (what follows in `piece` is not the record's).
+  bool add(std::string_view piece);
+  size_t line() const { return line_; }  // where the record started
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  size_t line_ = 0;
+  int depth_ = 0;
+  bool in_string_ = false;
+  bool escaped_ = false;
+};
+
+// Whether a line's payload opens a record the way `probe --json` prints it:
+// `{"schema":"nccl-doctor.probe/`. A pretty-printed record does not.
+bool opens_probe_record(std::string_view payload);
+// Decodes one whole record; nullopt with `error` set ("not valid JSON",
+// "schema 'foo/2' is not nccl-doctor.probe/1").
+std::optional<NodeSnapshot> decode_probe_record(std::string_view text, std::string& error);
+// The printable start of a record, for a problem's excerpt.
+std::string record_excerpt(std::string_view text);
+
 }  // namespace nd

@@ -32,6 +32,11 @@ std::vector<InputKind> input_kinds(const JobModel& model) {
     for (const auto& [file, kind] : side.input_kinds) {
       if (file == f) out.push_back({model.files[f], side_kind_name(kind)});
     }
+    auto in_file = [f](const auto& r) { return r.line.file == f; };
+    if (std::any_of(model.probe_records.begin(), model.probe_records.end(), in_file) ||
+        std::any_of(model.probe_problems.begin(), model.probe_problems.end(), in_file)) {
+      out.push_back({model.files[f], "probe-record"});
+    }
     if (f < model.file_binding_lines.size() && model.file_binding_lines[f] > 0) {
       out.push_back({model.files[f], "bindings"});
     }
@@ -113,6 +118,8 @@ GpuSideSummary summarize_gpu_side(const JobModel& model) {
   for (const auto& t : model.gpu_side.topologies) s.topology.push_back(topology_row(t));
   for (const auto& t : model.gpu_side.nccl_tests) s.nccl_tests.push_back(tests_summary(t.run));
   s.timelines = model.gpu_side.timelines.size();
+  for (const auto& r : model.probe_records) s.probe_records.push_back({r.host, model.files[r.line.file], r.line.line});
+  s.probe_problems = model.probe_problems.size();
   return s;
 }
 

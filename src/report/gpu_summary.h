@@ -16,7 +16,7 @@ namespace nd {
 
 // One input and what it was read as: "nccl-log", "nvidia-smi",
 // "nvidia-smi-csv", "nvidia-smi-dmon", "nvidia-smi-topo", "nccl-tests",
-// "horovod-timeline", "bindings".
+// "horovod-timeline", "probe-record", "bindings".
 struct InputKind {
   std::string path;
   std::string kind;
@@ -74,15 +74,27 @@ struct NcclTestsSummary {
   std::string expected_source;
 };
 
+// A probe record read beside the log, and where.
+struct ProbeRecordRow {
+  std::string host;  // empty: the record named none
+  std::string path;
+  uint32_t line = 0;
+};
+
 struct GpuSideSummary {
   std::vector<InputKind> inputs;
   std::vector<GpuRow> gpus;
   std::vector<TopologyRow> topology;
   std::vector<NcclTestsSummary> nccl_tests;
   size_t timelines = 0;
+  std::vector<ProbeRecordRow> probe_records;  // one per host
+  size_t probe_problems = 0;                  // records that could not be read
 
   // Whether any input other than an NCCL log said something to judge.
-  bool any() const { return !gpus.empty() || !topology.empty() || !nccl_tests.empty() || timelines > 0; }
+  bool any() const {
+    return !gpus.empty() || !topology.empty() || !nccl_tests.empty() || timelines > 0 || !probe_records.empty() ||
+           probe_problems > 0;
+  }
 };
 
 GpuSideSummary summarize_gpu_side(const JobModel& model);

@@ -92,6 +92,13 @@ void add_gpu_side(const GpuSideSummary& g, json& out, bool with_inputs) {
   out["gpus"] = gpus_json(g.gpus);
   out["topology"] = topology_json(g.topology);
   out["nccl_tests"] = nccl_tests_json(g.nccl_tests);
+  if (!g.probe_records.empty()) {
+    json records = json::array();
+    for (const auto& r : g.probe_records) {
+      records.push_back({{"host", r.host.empty() ? json() : json(r.host)}, {"path", r.path}, {"line", r.line}});
+    }
+    out["probe_records"] = records;
+  }
 }
 
 json report_json(const CheckReport& r) {

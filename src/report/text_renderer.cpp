@@ -114,7 +114,8 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
 
 namespace {
 
-// "beside the log: nvidia-smi-dmon (dmon.txt), nvidia-smi (smi.txt); 8 GPUs, 1 nccl-tests run"
+// "beside the log: nvidia-smi-dmon (dmon.txt), nvidia-smi (smi.txt); 8 GPUs, 1 nccl-tests run";
+// "beside the log: probe-record (probes.jsonl); 2 probe records"
 std::string beside_the_log(const GpuSideSummary& g) {
   std::vector<std::string> kinds;
   for (const auto& k : g.inputs) {
@@ -126,6 +127,7 @@ std::string beside_the_log(const GpuSideSummary& g) {
   if (!g.topology.empty()) counts.push_back(fmt::format("{} topo -m", g.topology.size()));
   if (!g.nccl_tests.empty()) counts.push_back(plural(g.nccl_tests.size(), "nccl-tests run"));
   if (g.timelines > 0) counts.push_back(plural(g.timelines, "Horovod timeline"));
+  if (!g.probe_records.empty()) counts.push_back(plural(g.probe_records.size(), "probe record"));
   if (kinds.size() > 4) {
     size_t more = kinds.size() - 3;
     kinds.resize(3);
