@@ -257,6 +257,16 @@ bool NcclTestsReader::take_plain(std::string_view text, uint64_t line) {
        text.starts_with("Parallel Init Enabled"))) {
     return true;
   }
+  // Pasted into markdown outside a fence, `# Using devices` is a heading and
+  // comes back without its `#`: inside a run, the header lines are taken bare
+  // too (each still has to be in its own shape).
+  if (state_ != State::Idle) {
+    std::string_view word = first_word(text);
+    if (text == "Using devices" || word == "Rank" || word == "size" || word == "bytes" || word == "out-of-place" ||
+        word == "(B)") {
+      return take_comment(text, line);
+    }
+  }
   return take_failure(text, line);
 }
 

@@ -509,3 +509,38 @@ TEST_CASE("a host named `device` is still a host") {
   REQUIRE(out.nccl_tests[0].ranks.size() == 1);
   CHECK(out.nccl_tests[0].ranks[0].host == "device");
 }
+
+TEST_CASE("v2.17 fixture: pasted into markdown without a fence, every `#` is gone") {
+  FileRead fr = read_fixture("v2.17-all_gather-pasted-without-fence.txt");
+  REQUIRE(fr.out.nccl_tests.size() == 1);
+  const NcclTestsRun& run = fr.out.nccl_tests[0];
+  CHECK(run.op == "all_gather");
+  CHECK(run.ngpus == 1u);
+  CHECK(run.max_bytes == 67108864u);
+  REQUIRE(run.ranks.size() == 2);
+  CHECK(run.ranks[0].host == "node-a");
+  CHECK(run.ranks[1].host == "node-b");
+  CHECK(run.ranks[1].pid == 17442u);
+  CHECK(run.ranks[1].bus == "0000:18:00");
+  REQUIRE(run.rows.size() == 4);
+  CHECK(run.rows[0].size_bytes == 1048576u);
+  CHECK(run.rows[0].count == 131072u);
+  CHECK(run.rows[0].redop == "none");
+  CHECK(run.rows[3].oop_busbw_gbs == doctest::Approx(17.75));
+  CHECK(run.rows[3].ip_busbw_gbs == doctest::Approx(17.77));
+  CHECK(run.rows[3].ip_wrong == 0u);
+  CHECK(run.out_of_bounds == 0u);
+  CHECK(run.avg_busbw_gbs == doctest::Approx(14.4588));
+  CHECK_FALSE(fr.claimed[0]);              // the prose before it
+  CHECK_FALSE(fr.claimed.back());          // and after it
+}
+
+TEST_CASE("bare header lines are only taken inside a run") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  auto c = feed(r, {"Using devices", "Rank 3 finished its epoch",
+                    "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                    "     1048576        262144     float     sum      -1    28.15   37.25   65.19      0    27.52   38.10   66.67      0"});
+  CHECK(c == std::vector<bool>{false, false, false, false});
+  CHECK(out.nccl_tests.empty());
+}
