@@ -191,8 +191,10 @@ bool NcclTestsReader::take_comment(std::string_view text, uint64_t line) {
   }
   if (text.starts_with("Rank ")) {
     // v1: `Rank  0 on host device  0 [0x1b] name`; v2.0: `Pid` added; v2.13.4: `Group`.
+    // The host is printed `%10s`: an empty hostname (some containers) leaves
+    // only blanks between `on` and `device`.
     static const RE2 kRankLine(
-        R"(Rank\s+(\d+)(?:\s+Group\s+(\d+))?(?:\s+Pid\s+(\d+))?\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*))");
+        R"(Rank\s+(\d+)(?:\s+Group\s+(\d+))?(?:\s+Pid\s+(\d+))?\s+on\s+(?:(\S+)\s+)?device\s+(\d+)\s+\[([^\]]*)\]\s*(.*))");
     re2::StringPiece rank, group, pid, host, device, bus, name;
     if (!RE2::FullMatch(text, kRankLine, &rank, &group, &pid, &host, &device, &bus, &name)) return false;
     NcclTestsRank r;
@@ -254,6 +256,16 @@ bool NcclTestsReader::take_plain(std::string_view text, uint64_t line) {
       (text.starts_with("Swap Comms Enabled") || text.starts_with("Blocking Enabled") ||
        text.starts_with("Parallel Init Enabled"))) {
     return true;
+  }
+  // Pasted into markdown outside a fence, `# Using devices` is a heading and
+  // comes back without its `#`: inside a run, the header lines are taken bare
+  // too (each still has to be in its own shape).
+  if (state_ != State::Idle) {
+    std::string_view word = first_word(text);
+    if (text == "Using devices" || word == "Rank" || word == "size" || word == "bytes" || word == "out-of-place" ||
+        word == "(B)") {
+      return take_comment(text, line);
+    }
   }
   return take_failure(text, line);
 }

@@ -479,3 +479,68 @@ TEST_CASE("after the footer the run ends once other output goes on") {
   CHECK_FALSE(r.in_block());
   CHECK_FALSE(r.take("#", 21));
 }
+
+TEST_CASE("v2.14 fixture: an empty hostname leaves only blanks between `on` and `device`") {
+  FileRead fr = read_fixture("v2.14-all_reduce-empty-hostname.txt");
+  REQUIRE(fr.out.nccl_tests.size() == 1);
+  const NcclTestsRun& run = fr.out.nccl_tests[0];
+  CHECK(run.op == "all_reduce");
+  REQUIRE(run.ranks.size() == 4);
+  CHECK(run.ranks[0].host.empty());
+  CHECK(run.ranks[0].pid == 51207u);
+  CHECK(run.ranks[3].rank == 3u);
+  CHECK(run.ranks[3].device == 3u);
+  CHECK(run.ranks[3].bus == "0xbe");
+  CHECK(run.ranks[3].name == "NVIDIA A100 80GB PCIe");
+  REQUIRE(run.rows.size() == 4);
+  CHECK(run.rows[3].size_bytes == 67108864u);
+  CHECK(run.rows[3].ip_busbw_gbs == doctest::Approx(48.05));
+  CHECK(run.avg_busbw_gbs == doctest::Approx(45.16));
+  CHECK(count(fr.claimed) == 18);  // all but the command line
+}
+
+TEST_CASE("a host named `device` is still a host") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  feed(r, {"# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+           "# Using devices",
+           "#   Rank  0 Pid  301 on device device  0 [0x00] Tesla V100-SXM2-16GB"});
+  REQUIRE(out.nccl_tests.size() == 1);
+  REQUIRE(out.nccl_tests[0].ranks.size() == 1);
+  CHECK(out.nccl_tests[0].ranks[0].host == "device");
+}
+
+TEST_CASE("v2.17 fixture: pasted into markdown without a fence, every `#` is gone") {
+  FileRead fr = read_fixture("v2.17-all_gather-pasted-without-fence.txt");
+  REQUIRE(fr.out.nccl_tests.size() == 1);
+  const NcclTestsRun& run = fr.out.nccl_tests[0];
+  CHECK(run.op == "all_gather");
+  CHECK(run.ngpus == 1u);
+  CHECK(run.max_bytes == 67108864u);
+  REQUIRE(run.ranks.size() == 2);
+  CHECK(run.ranks[0].host == "node-a");
+  CHECK(run.ranks[1].host == "node-b");
+  CHECK(run.ranks[1].pid == 17442u);
+  CHECK(run.ranks[1].bus == "0000:18:00");
+  REQUIRE(run.rows.size() == 4);
+  CHECK(run.rows[0].size_bytes == 1048576u);
+  CHECK(run.rows[0].count == 131072u);
+  CHECK(run.rows[0].redop == "none");
+  CHECK(run.rows[3].oop_busbw_gbs == doctest::Approx(17.75));
+  CHECK(run.rows[3].ip_busbw_gbs == doctest::Approx(17.77));
+  CHECK(run.rows[3].ip_wrong == 0u);
+  CHECK(run.out_of_bounds == 0u);
+  CHECK(run.avg_busbw_gbs == doctest::Approx(14.4588));
+  CHECK_FALSE(fr.claimed[0]);              // the prose before it
+  CHECK_FALSE(fr.claimed.back());          // and after it
+}
+
+TEST_CASE("bare header lines are only taken inside a run") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  auto c = feed(r, {"Using devices", "Rank 3 finished its epoch",
+                    "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                    "     1048576        262144     float     sum      -1    28.15   37.25   65.19      0    27.52   38.10   66.67      0"});
+  CHECK(c == std::vector<bool>{false, false, false, false});
+  CHECK(out.nccl_tests.empty());
+}

@@ -196,7 +196,8 @@ std::string_view unquote(std::string_view s) {
 
 // `$ nvidia-smi --query-gpu=index,name --format=csv,noheader -l 1`: the
 // columns and whether a header will follow. Returns false for any other line.
-bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps, bool& noheader) {
+bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps, bool& noheader,
+                   SmiCsvReader::Selection& sel) {
   size_t at = s.find("nvidia-smi");
   if (at == std::string_view::npos) return false;
   size_t end = at + 10;
@@ -212,18 +213,28 @@ bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps,
   }
   if (!is_command_prefix(trim(s.substr(0, start)))) return false;
 
-  std::string_view query, format;
-  bool want_query = false, want_format = false;
+  std::string_view query, format, id;
+  bool want_query = false, want_format = false, want_id = false, has_id = false;
+  sel = {};
   std::string_view rest = s.substr(end);
   while (!rest.empty()) {
     rest = trim(rest);
     size_t sp = rest.find_first_of(" \t");
     std::string_view arg = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp);
-    if (want_query || want_format) {
-      (want_query ? query : format) = unquote(arg);
-      want_query = want_format = false;
+    if (want_query || want_format || want_id) {
+      (want_query ? query : want_format ? format : id) = unquote(arg);
+      want_query = want_format = want_id = false;
       continue;
+    }
+    // `-l 5`, `--loop=5`, `-lms 500`, `--loop-ms=500`: rows come again and again.
+    if (arg == "-l" || arg == "-lms" || arg.starts_with("--loop")) sel.loop = true;
+    // `-i 1`, `--id=1`: only the GPUs named.
+    if (arg == "-i" || arg == "--id") {
+      want_id = has_id = true;
+    } else if (arg.starts_with("--id=")) {
+      id = unquote(arg.substr(5));
+      has_id = true;
     }
     for (std::string_view opt : {"--query-gpu", "--query-compute-apps"}) {
       if (!arg.starts_with(opt)) continue;
@@ -244,6 +255,14 @@ bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps,
   }
   if (query.empty() || format.find("csv") == std::string_view::npos) return false;
   noheader = format.find("noheader") != std::string_view::npos;
+  if (has_id) {
+    auto n = parse_u32(id);
+    if (n) {
+      sel.id = *n;
+    } else {
+      sel.ids = true;  // several, or by bus id / UUID
+    }
+  }
   columns.clear();
   for (size_t pos = 0; pos <= query.size();) {
     size_t comma = query.find(',', pos);
@@ -436,7 +455,9 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
   if (s.find("nvidia-smi") != std::string_view::npos) {
     std::vector<Column> cols;
     bool apps = false, noheader = false;
-    if (parse_command(s, cols, apps, noheader)) {
+    Selection sel;
+    if (parse_command(s, cols, apps, noheader, sel)) {
+      selection_ = sel;
       if (noheader) {
         cmd_columns_ = std::move(cols);
         cmd_apps_ = apps;
@@ -454,7 +475,9 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
       columns_ = std::move(cols);
       apps_ = apps;
       cmd_ttl_ = 0;
+      if (!adjacent_) selection_ = {};  // a command line is only this header's when just before it
       adjacent_ = true;
+      set_positions();
       return true;
     }
   }
@@ -465,14 +488,51 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
     cmd_columns_.clear();
     cmd_ttl_ = 0;
     adjacent_ = true;
+    set_positions();
+    place(out_.samples, true);
     return true;
   }
   if (!columns_.empty() && take_row(s, line, columns_, apps_, adjacent_)) {
+    place(out_.samples, !adjacent_);
     adjacent_ = true;
     return true;
   }
   adjacent_ = false;
   return false;
+}
+
+// Rows without index, bus id or UUID (`--query-gpu=utilization.gpu,memory.used`)
+// come in nvidia-smi's order, GPU 0 first, once per query: where a row's
+// place in its query can be told, it is the GPU's index (`-i N`: N). It can
+// be told from the timestamp, or, without one, where the rows of one query
+// stand together; not for a loop without timestamps, nor for `-i` naming
+// several GPUs or naming them by bus id or UUID.
+void SmiCsvReader::set_positions() {
+  positional_ = false;
+  next_position_ = 0;
+  position_time_.clear();
+  if (apps_) return;
+  bool timed = false;
+  for (const Column& c : columns_) {
+    if (c.field == Field::Index || c.field == Field::BusId || c.field == Field::Uuid) return;
+    timed = timed || c.field == Field::Timestamp;
+  }
+  if (selection_.ids || (selection_.loop && !timed)) return;
+  positional_ = true;
+  timed_ = timed;
+}
+
+void SmiCsvReader::place(std::vector<GpuSample>& samples, bool first_of_run) {
+  if (!positional_ || apps_ || samples.empty()) return;
+  GpuSample& g = samples.back();
+  if (first_of_run || (timed_ && g.time != position_time_)) next_position_ = 0;
+  if (timed_) position_time_ = g.time;
+  if (selection_.id) {
+    // One GPU asked for: every row is that one.
+    g.index = *selection_.id;
+    return;
+  }
+  g.index = next_position_++;
 }
 
 bool SmiCsvReader::take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps,

@@ -8,6 +8,8 @@
 // claimed, whatever they look like.
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,9 +34,17 @@ class SmiCsvReader : public BlockReader {
     Field field = Field::Other;
     double scale = 1;  // from the header's unit to MiB for memory columns
   };
+  // What the last command line shown asked for besides its columns.
+  struct Selection {
+    bool loop = false;            // -l / -lms / --loop[-ms]
+    std::optional<uint32_t> id;   // -i N / --id=N, one GPU by index
+    bool ids = false;             // -i naming several GPUs, or by bus id / UUID
+  };
 
  private:
   bool take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps, bool adjacent);
+  void set_positions();
+  void place(std::vector<GpuSample>& samples, bool first_of_run);
 
   // The columns of the header, or of a `noheader` command line once a row
   // fitted them; empty before either.
@@ -46,6 +56,12 @@ class SmiCsvReader : public BlockReader {
   std::vector<Column> cmd_columns_;
   bool cmd_apps_ = false;
   uint32_t cmd_ttl_ = 0;
+  Selection selection_;
+  // Rows without a GPU identity: the index is the row's place in its query.
+  bool positional_ = false;
+  bool timed_ = false;  // a timestamp column tells one query from the next
+  uint32_t next_position_ = 0;
+  std::string position_time_;
 };
 
 }  // namespace nd

@@ -112,7 +112,7 @@ TEST_CASE("R390 GeForce: [Not Supported] utilization and power, temperature with
   CHECK_FALSE(g.util_pct);
   CHECK_FALSE(g.power_w);
   CHECK(g.mem_used_mib == 187.0);
-  CHECK_FALSE(g.index);
+  CHECK(g.index == 0u);  // no index column: the only row of its query is GPU 0
 }
 
 TEST_CASE("--query-compute-apps: used_memory is printed as used_gpu_memory") {
@@ -243,4 +243,54 @@ TEST_CASE("command lines: aliases, quotes, paths, prompts; other mentions are no
   CHECK(out3.samples[0].name == "NVIDIA H100 80GB HBM3");
   CHECK(out3.samples[0].bus_id == "00000000:18:00.0");
   CHECK(out3.samples[0].sm_clock_mhz == 1980.0);
+}
+
+TEST_CASE("--query-gpu without index, bus id or UUID: a row's place in its query is its GPU") {
+  Fed f = feed(fixture("query-gpu-no-index.txt"));
+  REQUIRE(f.out.samples.size() == 3);
+  CHECK(f.out.samples[0].index == 0u);
+  CHECK(f.out.samples[0].util_pct == 87.0);
+  CHECK(f.out.samples[0].mem_used_mib == 20113.0);
+  CHECK(f.out.samples[0].mem_total_mib == 24564.0);
+  CHECK(f.out.samples[1].index == 1u);
+  CHECK(f.out.samples[1].mem_used_mib == 412.0);
+  // `-i 1`: the one row is GPU 1's.
+  CHECK(f.out.samples[2].index == 1u);
+  CHECK(f.out.samples[2].name == "NVIDIA GeForce RTX 4090");
+  CHECK(f.out.samples[2].mem_used_mib == 415.0);
+  CHECK(f.claimed == std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("--query-gpu without an identity, looped with timestamps: the place counts within one timestamp") {
+  Fed f = feed(fixture("query-gpu-no-index-timestamp-loop.txt"));
+  REQUIRE(f.out.samples.size() == 6);
+  std::vector<uint32_t> index;
+  for (const GpuSample& g : f.out.samples) index.push_back(g.index.value_or(99));
+  CHECK(index == std::vector<uint32_t>{0, 1, 0, 1, 0, 1});
+  CHECK(f.out.samples[3].util_pct == 12.0);
+  CHECK(f.out.samples[3].power_w == doctest::Approx(141.06));
+  CHECK(f.out.samples[3].time == "2025/02/11 09:14:04.332");
+}
+
+TEST_CASE("--query-gpu without an identity, looped without timestamps: no GPU can be told") {
+  Fed f = feed(fixture("query-gpu-no-index-loop.txt"));
+  REQUIRE(f.out.samples.size() == 3);
+  for (const GpuSample& g : f.out.samples) CHECK_FALSE(g.index);
+}
+
+TEST_CASE("rows without an identity: a run broken by other lines starts a query again; -i by bus id names none") {
+  Fed f = feed({"utilization.gpu [%], memory.used [MiB]", "10 %, 100 MiB", "step 1", "20 %, 200 MiB", "30 %, 300 MiB",
+                "$ nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv --id=00000000:3B:00.0",
+                "utilization.gpu [%], memory.used [MiB]", "40 %, 400 MiB"});
+  REQUIRE(f.out.samples.size() == 4);
+  CHECK(f.out.samples[0].index == 0u);
+  CHECK(f.out.samples[1].index == 0u);
+  CHECK(f.out.samples[2].index == 1u);
+  CHECK_FALSE(f.out.samples[3].index);
+}
+
+TEST_CASE("--query-compute-apps rows keep no GPU index of their own making") {
+  Fed f = feed({"pid, process_name, used_gpu_memory [MiB]", "1580, /usr/bin/python3, 340 MiB"});
+  REQUIRE(f.out.processes.size() == 1);
+  CHECK_FALSE(f.out.processes[0].gpu_index);
 }
