@@ -19,5 +19,6 @@ std::unique_ptr<Rule> make_process_spans_gpus();  // ND6005
 std::unique_ptr<Rule> make_gpu_throttled();  // ND6006
 std::unique_ptr<Rule> make_busbw_low();  // ND6020
 std::unique_ptr<Rule> make_nccl_tests_wrong();  // ND6021
+std::unique_ptr<Rule> make_comm_bound();  // ND6030
 
 }  // namespace nd

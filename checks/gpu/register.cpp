@@ -12,6 +12,7 @@ void register_gpu_rules(Registry& r) {
   r.add(make_gpu_throttled());  // ND6006
   r.add(make_busbw_low());  // ND6020
   r.add(make_nccl_tests_wrong());  // ND6021
+  r.add(make_comm_bound());  // ND6030
 }
 
 }  // namespace nd
