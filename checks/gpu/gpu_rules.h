@@ -20,5 +20,6 @@ std::unique_ptr<Rule> make_gpu_throttled();  // ND6006
 std::unique_ptr<Rule> make_transport_vs_topology();  // ND6010
 std::unique_ptr<Rule> make_busbw_low();  // ND6020
 std::unique_ptr<Rule> make_nccl_tests_wrong();  // ND6021
+std::unique_ptr<Rule> make_comm_bound();  // ND6030
 
 }  // namespace nd

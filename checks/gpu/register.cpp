@@ -13,6 +13,7 @@ void register_gpu_rules(Registry& r) {
   r.add(make_transport_vs_topology());  // ND6010
   r.add(make_busbw_low());  // ND6020
   r.add(make_nccl_tests_wrong());  // ND6021
+  r.add(make_comm_bound());  // ND6030
 }
 
 }  // namespace nd

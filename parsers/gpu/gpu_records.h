@@ -144,6 +144,27 @@ struct HorovodActivity {
   uint64_t count = 0;
 };
 
+// What an activity's time goes to, after Horovod's docs/timeline.rst.
+enum class HorovodPhase : uint8_t {
+  Negotiate,    // NEGOTIATE_*: rank 0 waits until every rank is ready for the tensor
+  WaitForData,  // WAIT_FOR_DATA, WAIT_FOR_OTHER_TENSOR_DATA: the GPU still computes the inputs
+  Queue,        // QUEUE: the previous NCCL operation has not finished
+  FusionCopy,   // MEMCPY_IN/OUT_FUSION_BUFFER
+  Collective,   // NCCL_*, MPI_*, GLOO_*, CCL_* and a hierarchical allreduce's host copies
+  Other,        // the operation's own bar (ALLREDUCE, …), INIT_NCCL, ALLOCATE_OUTPUT, …
+};
+
+// Wall time during which at least one activity of a phase was under way, of
+// any tensor. A fused operation shows under each of its tensors, so the
+// per-tensor totals count it once per tensor; these count it once.
+struct HorovodBusy {
+  double negotiate_us = 0, data_wait_us = 0, queue_us = 0, fusion_copy_us = 0, collective_us = 0;
+  double comm_us = 0;            // collective, queue or fusion copy: the collectives' pipeline at work
+  double comm_negotiate_us = 0;  // that or a negotiation
+  uint64_t collectives = 0;      // separate runs of collective time: a fused operation is one
+  uint64_t fusion_copies_in = 0; // separate runs of MEMCPY_IN_FUSION_BUFFER: fused operations
+};
+
 struct HorovodTimeline {
   uint64_t line = 0;
   double first_us = 0, last_us = 0;  // the span of all events' ts (+dur)
@@ -158,6 +179,12 @@ struct HorovodTimeline {
   // Rank -> how many negotiations it was the last to report ready for (the
   // `X` ticks named by rank inside NEGOTIATE_*): the rank the others waited on.
   std::map<uint32_t, uint64_t> last_ready;
+  // Rank -> the time from the tick before its tick to its tick, summed over
+  // those negotiations: how long the others waited for it. Ticks of one
+  // cycle lie microseconds apart, so the rank that happens to be read last
+  // in a cycle adds almost nothing.
+  std::map<uint32_t, double> last_ready_wait_us;
+  HorovodBusy busy;  // finished activities only
 };
 
 // Everything the readers of one stream found, in the order they found it.

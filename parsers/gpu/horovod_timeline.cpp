@@ -131,6 +131,20 @@ bool parse_event(std::string_view text, HorovodTimelineReader::TraceEvent& e) {
 
 }  // namespace
 
+HorovodPhase horovod_phase(std::string_view a) {
+  if (a.starts_with("NEGOTIATE_")) return HorovodPhase::Negotiate;
+  if (a == "WAIT_FOR_DATA" || a == "WAIT_FOR_OTHER_TENSOR_DATA") return HorovodPhase::WaitForData;
+  if (a == "QUEUE") return HorovodPhase::Queue;
+  if (a == "MEMCPY_IN_FUSION_BUFFER" || a == "MEMCPY_OUT_FUSION_BUFFER") return HorovodPhase::FusionCopy;
+  // A hierarchical allreduce stages through host memory between its NCCL
+  // and MPI steps: part of the collective.
+  if (a == "MEMCPY_IN_HOST_BUFFER" || a == "MEMCPY_OUT_HOST_BUFFER") return HorovodPhase::Collective;
+  for (std::string_view lib : {"NCCL_", "MPI_", "GLOO_", "CCL_"}) {
+    if (a.starts_with(lib) && a.size() > lib.size()) return HorovodPhase::Collective;
+  }
+  return HorovodPhase::Other;
+}
+
 bool HorovodTimelineReader::take(std::string_view payload, uint64_t line) {
   std::string_view text = trim(payload);
   if (text.empty()) return false;
@@ -216,6 +230,7 @@ void HorovodTimelineReader::begin(uint64_t line) {
   timed_ = false;
   pids_.clear();
   totals_.clear();
+  unions_ = Unions{};
   open_ = true;
   out_.saw(SideKind::HorovodTimeline);
 }
@@ -235,9 +250,16 @@ size_t HorovodTimelineReader::total_index(int64_t pid, Pid& p, std::string_view 
   for (const auto& [name, index] : p.totals) {
     if (name == activity) return index;
   }
-  totals_.push_back(Total{pid, std::string(activity), 0, 0});
+  totals_.push_back(Total{pid, std::string(activity), horovod_phase(activity), 0, 0});
   p.totals.emplace_back(std::string(activity), totals_.size() - 1);
   return totals_.size() - 1;
+}
+
+void HorovodTimelineReader::busy(HorovodPhase phase, double from, double to) {
+  if (phase == HorovodPhase::Other) return;
+  unions_.phase[static_cast<size_t>(phase)].add(from, to);
+  if (phase != HorovodPhase::WaitForData) unions_.comm_negotiate.add(from, to);
+  if (phase != HorovodPhase::WaitForData && phase != HorovodPhase::Negotiate) unions_.comm.add(from, to);
 }
 
 void HorovodTimelineReader::event(const TraceEvent& e) {
@@ -257,7 +279,10 @@ void HorovodTimelineReader::event(const TraceEvent& e) {
   Pid& p = pids_[pid];
   if (e.ph == "B") {
     p.stack.push_back(Begun{total_index(pid, p, e.name), ts});
-    if (e.name.starts_with("NEGOTIATE_")) p.last_ready.reset();
+    if (e.name.starts_with("NEGOTIATE_")) {
+      p.last_ready.reset();
+      p.ticks = 0;
+    }
   } else if (e.ph == "E") {
     if (p.stack.empty()) return;
     Begun b = p.stack.back();
@@ -265,8 +290,12 @@ void HorovodTimelineReader::event(const TraceEvent& e) {
     Total& t = totals_[b.total];
     t.total_us += ts - b.ts;
     ++t.count;
-    if (t.activity.starts_with("NEGOTIATE_") && p.last_ready) {
+    busy(t.phase, b.ts, ts);
+    if (t.activity == "MEMCPY_IN_FUSION_BUFFER") unions_.fusion_in.add(b.ts, ts);
+    if (t.phase == HorovodPhase::Negotiate && p.last_ready) {
       ++tl_.last_ready[*p.last_ready];
+      // With one tick there was nobody else to wait.
+      if (p.ticks >= 2) tl_.last_ready_wait_us[*p.last_ready] += std::max(p.last_tick - p.prev_tick, 0.0);
       p.last_ready.reset();
     }
   } else if (e.ph == "X") {
@@ -275,11 +304,15 @@ void HorovodTimelineReader::event(const TraceEvent& e) {
     auto rank = parse_u32(e.name);
     if (rank && dur == 0 && !p.stack.empty() && totals_[p.stack.back().total].activity.starts_with("NEGOTIATE_")) {
       p.last_ready = rank;
+      p.prev_tick = p.ticks > 0 ? p.last_tick : ts;
+      p.last_tick = ts;
+      ++p.ticks;
       return;
     }
     Total& t = totals_[total_index(pid, p, e.name)];
     t.total_us += dur;
     ++t.count;
+    busy(t.phase, ts, ts + dur);
   }
 }
 
@@ -290,6 +323,17 @@ void HorovodTimelineReader::close(bool terminated) {
     if (it != pids_.end() && !it->second.tensor.empty()) return it->second.tensor;
     return "pid " + std::to_string(pid);  // events whose metadata was cut off (a tail of the file)
   };
+  auto length = [this](HorovodPhase ph) { return unions_.phase[static_cast<size_t>(ph)].length(); };
+  HorovodBusy& under_way = tl_.busy;
+  under_way.negotiate_us = length(HorovodPhase::Negotiate);
+  under_way.data_wait_us = length(HorovodPhase::WaitForData);
+  under_way.queue_us = length(HorovodPhase::Queue);
+  under_way.fusion_copy_us = length(HorovodPhase::FusionCopy);
+  under_way.collective_us = length(HorovodPhase::Collective);
+  under_way.comm_us = unions_.comm.length();
+  under_way.comm_negotiate_us = unions_.comm_negotiate.length();
+  under_way.collectives = unions_.phase[static_cast<size_t>(HorovodPhase::Collective)].runs();
+  under_way.fusion_copies_in = unions_.fusion_in.runs();
   tl_.activities.reserve(totals_.size());
   for (const Total& t : totals_) {
     if (t.count > 0) tl_.activities.push_back(HorovodActivity{tensor_of(t.pid), t.activity, t.total_us, t.count});
@@ -312,6 +356,7 @@ void HorovodTimelineReader::close(bool terminated) {
   tl_ = HorovodTimeline{};
   pids_.clear();
   totals_.clear();
+  unions_ = Unions{};
   open_ = false;
 }
 

@@ -15,8 +15,12 @@
 #include <vector>
 
 #include "parsers/gpu/gpu_records.h"
+#include "parsers/gpu/interval_union.h"
 
 namespace nd {
+
+// The phase of an activity, by its name as Horovod writes it.
+HorovodPhase horovod_phase(std::string_view activity);
 
 class HorovodTimelineReader final : public BlockReader {
  public:
@@ -41,6 +45,7 @@ class HorovodTimelineReader final : public BlockReader {
   struct Total {
     int64_t pid = 0;
     std::string activity;
+    HorovodPhase phase = HorovodPhase::Other;
     double total_us = 0;
     uint64_t count = 0;
   };
@@ -53,6 +58,15 @@ class HorovodTimelineReader final : public BlockReader {
     std::vector<std::pair<std::string, size_t>> totals;  // activity -> index in totals_
     std::vector<Begun> stack;                            // B events not yet ended, innermost last
     std::optional<uint32_t> last_ready;                  // latest rank tick of the open negotiation
+    double last_tick = 0, prev_tick = 0;                 // its time, and the tick's before it
+    uint32_t ticks = 0;                                  // of the open negotiation
+  };
+  // Wall time under way, of any tensor: by HorovodPhase up to Collective,
+  // then the pipeline (collective, queue, copy) and that or a negotiation.
+  struct Unions {
+    IntervalUnion phase[5];
+    IntervalUnion comm, comm_negotiate;
+    IntervalUnion fusion_in;  // MEMCPY_IN_FUSION_BUFFER: one run a fused operation
   };
 
   bool opens(std::string_view text, bool after_bracket);
@@ -62,6 +76,7 @@ class HorovodTimelineReader final : public BlockReader {
   void begin(uint64_t line);
   void close(bool terminated);
   size_t total_index(int64_t pid, Pid& p, std::string_view activity);
+  void busy(HorovodPhase phase, double from, double to);
   void span(double from, double to);
 
   bool open_ = false;
@@ -70,6 +85,7 @@ class HorovodTimelineReader final : public BlockReader {
   bool timed_ = false;  // tl_.first_us/last_us hold a value
   std::map<int64_t, Pid> pids_;
   std::vector<Total> totals_;
+  Unions unions_;
   TraceEvent scratch_;
 };
 

@@ -241,3 +241,99 @@ TEST_CASE("inside a timeline, other lines are left alone; a second `[` starts th
   CHECK(out.timelines[1].unfinished[0].total_us == 0);
   CHECK_FALSE(r.in_block());
 }
+
+TEST_CASE("interval union: overlaps merge, touching runs stay apart, late intervals merge or clip") {
+  IntervalUnion u;
+  u.add(0, 10);
+  u.add(5, 15);   // a fused operation's second tensor
+  u.add(15, 20);  // back to back: a second operation
+  CHECK(u.length() == 20);
+  CHECK(u.runs() == 2);
+  u.add(30, 40);
+  u.add(22, 25);  // late, between two runs
+  u.add(24, 31);  // joins both
+  CHECK(u.length() == 38);  // [0,15) [15,20) [22,40)
+  CHECK(u.runs() == 3);
+  u.add(50, 50);  // empty
+  CHECK(u.runs() == 3);
+  // Past kOpen runs the oldest are folded: a straggler before them counts
+  // only from the last folded run's end.
+  IntervalUnion v;
+  for (int i = 0; i < 100; ++i) v.add(10 * i, 10 * i + 5);
+  CHECK(v.runs() == 100);
+  CHECK(v.length() == 500);
+  v.add(0, 400);  // covers runs already folded: only [355, 400) is new
+  CHECK(v.length() == 525);
+  CHECK(v.runs() == 97);
+}
+
+TEST_CASE("busy time: a fused operation counts once; the phases by Horovod's names; who the others waited for") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  feed(r, {
+      "[",
+      R"({"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "a"}},)",
+      R"({"name": "process_name", "ph": "M", "pid": 2, "args": {"name": "b"}},)",
+      R"({"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 0, "pid": 1},)",
+      R"({"ph": "X", "name": "0", "ts": 10, "pid": 1, "dur": 0},)",
+      R"({"ph": "X", "name": "1", "ts": 400, "pid": 1, "dur": 0},)",
+      R"({"ph": "E", "ts": 410, "pid": 1},)",
+      R"({"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 5, "pid": 2},)",
+      R"({"ph": "X", "name": "1", "ts": 15, "pid": 2, "dur": 0},)",
+      R"({"ph": "X", "name": "0", "ts": 20, "pid": 2, "dur": 0},)",
+      R"({"ph": "E", "ts": 30, "pid": 2},)",
+      R"({"ph": "B", "name": "ALLREDUCE", "ts": 500, "pid": 1},)",
+      R"({"ph": "B", "name": "WAIT_FOR_DATA", "ts": 500, "pid": 1},)",
+      R"({"ph": "E", "ts": 600, "pid": 1},)",
+      R"({"ph": "B", "name": "ALLREDUCE", "ts": 500, "pid": 2},)",
+      R"({"ph": "B", "name": "WAIT_FOR_OTHER_TENSOR_DATA", "ts": 500, "pid": 2},)",
+      R"({"ph": "E", "ts": 700, "pid": 2},)",
+      R"({"ph": "B", "name": "QUEUE", "ts": 700, "pid": 1},)",
+      R"({"ph": "E", "ts": 750, "pid": 1},)",
+      R"({"ph": "B", "name": "QUEUE", "ts": 700, "pid": 2},)",
+      R"({"ph": "E", "ts": 750, "pid": 2},)",
+      R"({"ph": "B", "name": "MEMCPY_IN_FUSION_BUFFER", "ts": 750, "pid": 1},)",
+      R"({"ph": "E", "ts": 800, "pid": 1},)",
+      R"({"ph": "B", "name": "MEMCPY_IN_FUSION_BUFFER", "ts": 751, "pid": 2},)",
+      R"({"ph": "E", "ts": 801, "pid": 2},)",
+      R"({"ph": "B", "name": "NCCL_ALLREDUCE", "ts": 800, "pid": 1},)",
+      R"({"ph": "E", "ts": 1800, "pid": 1},)",
+      R"({"ph": "B", "name": "NCCL_ALLREDUCE", "ts": 801, "pid": 2},)",
+      R"({"ph": "E", "ts": 1801, "pid": 2},)",
+      R"({"ph": "B", "name": "MEMCPY_OUT_FUSION_BUFFER", "ts": 1800, "pid": 1},)",
+      R"({"ph": "E", "ts": 1850, "pid": 1},)",
+      R"({"ph": "B", "name": "MEMCPY_OUT_FUSION_BUFFER", "ts": 1801, "pid": 2},)",
+      R"({"ph": "E", "ts": 1851, "pid": 2},)",
+      R"({"ph": "E", "ts": 1852, "pid": 1},)",
+      R"({"ph": "E", "ts": 1852, "pid": 2}])",
+  });
+  REQUIRE(out.timelines.size() == 1);
+  const HorovodBusy& b = out.timelines[0].busy;
+  CHECK(b.negotiate_us == 410);
+  CHECK(b.data_wait_us == 200);
+  CHECK(b.queue_us == 50);
+  CHECK(b.fusion_copy_us == 102);
+  CHECK(b.collective_us == 1001);
+  CHECK(b.comm_us == 1151);
+  CHECK(b.comm_negotiate_us == 1561);
+  CHECK(b.collectives == 1);
+  CHECK(b.fusion_copies_in == 1);
+  // Per tensor, the fused allreduce is there twice.
+  const HorovodActivity* a = find(out.timelines[0].activities, "a", "NCCL_ALLREDUCE");
+  REQUIRE(a);
+  CHECK(a->total_us == 1000);
+  CHECK(out.timelines[0].last_ready == std::map<uint32_t, uint64_t>{{0, 1}, {1, 1}});
+  CHECK(out.timelines[0].last_ready_wait_us == std::map<uint32_t, double>{{0, 5}, {1, 390}});
+}
+
+TEST_CASE("activity phases") {
+  CHECK(horovod_phase("NEGOTIATE_ALLGATHER") == HorovodPhase::Negotiate);
+  CHECK(horovod_phase("WAIT_FOR_OTHER_TENSOR_DATA") == HorovodPhase::WaitForData);
+  CHECK(horovod_phase("QUEUE") == HorovodPhase::Queue);
+  CHECK(horovod_phase("MEMCPY_OUT_FUSION_BUFFER") == HorovodPhase::FusionCopy);
+  for (const char* c : {"NCCL_ALLREDUCE", "NCCL_REDUCESCATTER", "MPI_ALLREDUCE", "MPI_ADASUM_ALLREDUCE", "GLOO_BCAST",
+                        "CCL_ALLGATHER", "MEMCPY_IN_HOST_BUFFER"})
+    CHECK(horovod_phase(c) == HorovodPhase::Collective);
+  for (const char* o : {"ALLREDUCE", "INIT_NCCL", "ALLOCATE_OUTPUT", "INIT_FUSION_BUFFER", "CUSTOM_STEP", "NCCL_"})
+    CHECK(horovod_phase(o) == HorovodPhase::Other);
+}
