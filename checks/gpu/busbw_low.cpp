@@ -51,7 +51,7 @@ void BusbwLow::check(const CheckContext& ctx, FindingSink& out) const {
     if (ctx.options.expect_busbw_gbs) {
       expected = BusbwExpectation{*ctx.options.expect_busbw_gbs, "--expect-busbw"};
     } else {
-      expected = derived_busbw(run);
+      expected = expected_busbw(run, ctx.model);
     }
     if (!expected || *busbw >= kLowShare * expected->gbs) continue;
     std::vector<std::string> hosts;

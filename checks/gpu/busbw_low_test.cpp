@@ -74,3 +74,20 @@ TEST_CASE("busbw-low: --expect-busbw judges any run, and a socket link in the lo
   });
   CHECK(run_rule("busbw-low", small, options).empty());
 }
+
+TEST_CASE("busbw-low: across hosts, the figure is the NICs' line rate from the hosts' probe records") {
+  auto m = fixture("bad-two-hosts-below-their-nics.log");
+  auto found = run_rule("busbw-low", m);
+  CHECK(messages(found) ==
+        std::vector<std::string>{
+            "warning: all_reduce_perf on 16 ranks, 2 hosts: busbw 120.2 GB/s at 8 GiB, 0.33x the 360 GB/s expected (2 "
+            "hosts, 8 NICs of 400 Gb/s each in the probe records, 90 % of line rate); compare with a run of "
+            "NCCL_DEBUG=INFO beside it (`nccl-doctor check`) to see which link is slow"});
+  // Without the record of one host, no figure: nothing to judge by.
+  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/rules/ND6020/bad-two-hosts-below-their-nics.log");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("1: {")) lines.push_back(line);
+  }
+  CHECK(run_rule("busbw-low", model_from_lines(lines)).empty());
+}

@@ -24,10 +24,13 @@ class CommBound final : public Rule {
 // Less than this is an excerpt of start-up, not the steady state of training.
 constexpr double kMinSpanUs = 100'000;
 constexpr uint64_t kMinCollectives = 20;
-// Collectives under way for half the wall time or more: communication takes
-// at least as long as everything else in the step together, so no overlap
-// with the backward pass can hide it; less, and overlap can.
+// Collectives under way for half the wall time or more are worth a note:
+// the backward pass may still hide much of it, since allreduces overlap it.
+// From kExposedShare on they cannot all be hidden: the forward pass and the
+// optimizer step, which no gradient allreduce overlaps in synchronous
+// training, must fit in what is left.
 constexpr double kCommShare = 0.5;
+constexpr double kExposedShare = 0.8;
 // Collectives this short on average are latency, not bandwidth: too many
 // too small operations.
 constexpr double kSmallOpUs = 1000;
@@ -103,15 +106,19 @@ void comm_bound(const CheckContext& ctx, const TimelineFact& fact, FindingSink& 
         "accumulation or a larger batch per GPU, hvd.Compression.fp16) and measure the fabric with "
         "all_reduce_perf (ND6020)";
   }
+  bool exposed = b.comm_us >= kExposedShare * span;
   Finding f = make_finding(
       CommBound::kInfo,
-      fmt::format("Horovod timeline: collectives under way {} of its {} (the operations themselves {}, one "
+      fmt::format("Horovod timeline: collectives under way {} of its {}{} (the operations themselves {}, one "
                   "queued behind another {}, fusion-buffer copies {}); waiting for the GPUs' data {}, for other ranks {}; "
                   "most time in {}; {} collectives of {} on average, {}: {}",
-                  pct(b.comm_us, span), duration(span), pct(b.collective_us, span), pct(b.queue_us, span),
+                  pct(b.comm_us, span), duration(span),
+                  exposed ? ", more than the backward pass can hide" : ", part of it perhaps hidden under the backward pass",
+                  pct(b.collective_us, span), pct(b.queue_us, span),
                   pct(b.fusion_copy_us, span), pct(b.data_wait_us, span),
                   pct(std::max(b.comm_negotiate_us - b.comm_us, 0.0), span), tensors, b.collectives,
-                  duration(average), fusion_text(t), fix));
+                  duration(average), fusion_text(t), fix),
+      exposed ? Severity::Warning : Severity::Info);
   cite(ctx.model, f, fact.ref, ctx.options.max_evidence);
   f.related = {"ND6020"};
   f.subject = fmt::format("{}:{}", fact.ref.file, fact.ref.line);

@@ -28,8 +28,6 @@ class TransportVsTopology final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-std::string_view short_name(std::string_view host) { return host.substr(0, host.find('.')); }
-
 // The topology that describes each host of the log: the matrix printed under
 // the host's name (exactly, or the same short name), else the one matrix
 // that named no host (a bare `topo -m` file beside a job of identical nodes).
@@ -46,7 +44,7 @@ class HostTopologies {
       }
       for (uint32_t h = 0; h < m.hosts.size(); ++h) {
         const std::string& name = m.hosts.name(h);
-        if (name == t.host || short_name(name) == short_name(t.host)) named_.emplace(h, &t);
+        if (same_host_name(name, t.host)) named_.emplace(h, &t);
       }
     }
     if (!ambiguous) unnamed_ = unnamed;
@@ -85,7 +83,7 @@ std::string gpu_name(uint32_t index) { return fmt::format("GPU{}", index); }
 // NCCL's SHM there is the only path, not a fault.
 bool consumer_gpus(const JobModel& m, const TopologyFact& t) {
   return std::any_of(m.gpu_side.gpus.begin(), m.gpu_side.gpus.end(), [&](const GpuTrack& g) {
-    return g.host == t.host && (g.name.find("GeForce") != std::string::npos || g.name.find("TITAN") != std::string::npos);
+    return g.host == t.host && names_consumer_board(g.name);
   });
 }
 
@@ -267,36 +265,44 @@ void far_nics(const JobModel& m, const CheckOptions& options, const HostTopologi
 // GPU's `CPU Affinity`. Open MPI prints logical ids, which do not compare
 // with the OS ids of topo -m; NCCL 2.28's own affinity lines are ND2013's.
 void far_bindings(const JobModel& m, const HostTopologies& topo, std::map<uint32_t, std::vector<Problem>>& out) {
+  using Process = std::pair<uint32_t, uint64_t>;  // host, pid
+  std::set<Process> told_by_nccl;
+  for (const auto& a : m.affinities) {
+    if (a.gpu_set) told_by_nccl.emplace(a.host, a.pid);
+  }
+  // Each process as a rank of the first communicator that names it.
+  std::map<Process, std::pair<const Communicator*, uint32_t>> ranks;
+  for (const auto& b : m.bindings) {
+    if (b.source == BindingSource::Slurm) ranks.try_emplace({b.host, b.pid}, nullptr, 0);
+  }
+  if (ranks.empty()) return;
+  for (const auto& comm : m.comms) {
+    for (uint32_t r = 0; r < comm.ranks.size(); ++r) {
+      auto it = ranks.find({comm.ranks[r].host, comm.ranks[r].pid});
+      if (it != ranks.end() && !it->second.first) it->second = {&comm, r};
+    }
+  }
   for (const auto& b : m.bindings) {
     if (b.source != BindingSource::Slurm || b.unbound || b.unit != CpuUnit::OsCpu || b.cpus.empty()) continue;
     const TopologyFact* t = topo.of(b.host);
-    if (!t) continue;
-    bool told_by_nccl = std::any_of(m.affinities.begin(), m.affinities.end(), [&](const AffinityRecord& a) {
-      return a.host == b.host && a.pid == b.pid && a.gpu_set;
-    });
-    if (told_by_nccl) continue;
-    // The binding's process as a rank of the first communicator that names it.
-    for (const auto& comm : m.comms) {
-      auto it = std::find_if(comm.ranks.begin(), comm.ranks.end(),
-                             [&](const RankInfo& r) { return r.host == b.host && r.pid == b.pid; });
-      if (it == comm.ranks.end()) continue;
-      auto gpu = topo_gpu(m, *it, *t);
-      auto cell = gpu ? t->matrix.cpu_affinity.find(gpu_name(*gpu)) : t->matrix.cpu_affinity.end();
-      auto local = cell != t->matrix.cpu_affinity.end() ? parse_cpu_list(cell->second) : std::nullopt;
-      if (local && !local->empty() && !local->intersects(b.cpus)) {
-        Problem p;
-        p.text = fmt::format("rank {} (pid {}) is bound to CPUs {}, none of them in its GPU {}'s CPU Affinity in "
-                             "nvidia-smi topo -m ({}): host memory and proxy threads sit on the far socket; bind "
-                             "each rank to its GPU's cores (srun --cpu-bind=... with --gpu-bind=closest, or a "
-                             "binding map per local rank)",
-                             it - comm.ranks.begin(), b.pid, b.cpus.to_string(), *gpu, cell->second);
-        p.lines = {b.line, it->init_line};
-        p.topology = t->ref;
-        p.related = {"ND2013"};
-        out[b.host].push_back(std::move(p));
-      }
-      break;
-    }
+    auto rank = ranks.find({b.host, b.pid});
+    if (!t || told_by_nccl.count({b.host, b.pid}) || rank == ranks.end() || !rank->second.first) continue;
+    const auto& [comm, r] = rank->second;
+    const RankInfo& info = comm->ranks[r];
+    auto gpu = topo_gpu(m, info, *t);
+    auto cell = gpu ? t->matrix.cpu_affinity.find(gpu_name(*gpu)) : t->matrix.cpu_affinity.end();
+    auto local = cell != t->matrix.cpu_affinity.end() ? parse_cpu_list(cell->second) : std::nullopt;
+    if (!local || local->empty() || local->intersects(b.cpus)) continue;
+    Problem p;
+    p.text = fmt::format("rank {} of communicator {} (pid {}) is bound to CPUs {}, none of them in its GPU {}'s CPU "
+                         "Affinity in nvidia-smi topo -m ({}): host memory and proxy threads sit on the far socket; "
+                         "bind each rank to its GPU's cores (srun --cpu-bind=... with --gpu-bind=closest, or a "
+                         "binding map per local rank)",
+                         r, comm->key, b.pid, b.cpus.to_string(), *gpu, cell->second);
+    p.lines = {b.line, info.init_line};
+    p.topology = t->ref;
+    p.related = {"ND2013"};
+    out[b.host].push_back(std::move(p));
   }
 }
 

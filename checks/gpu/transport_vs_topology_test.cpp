@@ -152,7 +152,8 @@ TEST_CASE("transport-vs-topology: a rank Slurm bound outside its GPU's CPU Affin
   auto found = run_rule("transport-vs-topology", model_from_lines(lines));
   CHECK(messages(found) ==
         std::vector<std::string>{
-            "warning: gpu07: rank 0 (pid 100) is bound to CPUs 16-23, none of them in its GPU 0's CPU Affinity in "
-            "nvidia-smi topo -m (0-15,32-47): host memory and proxy threads sit on the far socket; bind each rank to "
-            "its GPU's cores (srun --cpu-bind=... with --gpu-bind=closest, or a binding map per local rank)"});
+            "warning: gpu07: rank 0 of communicator 0xabc (pid 100) is bound to CPUs 16-23, none of them in its GPU "
+            "0's CPU Affinity in nvidia-smi topo -m (0-15,32-47): host memory and proxy threads sit on the far "
+            "socket; bind each rank to its GPU's cores (srun --cpu-bind=... with --gpu-bind=closest, or a binding "
+            "map per local rank)"});
 }

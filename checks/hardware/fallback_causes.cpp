@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "src/model/job_model.h"
+
 namespace nd {
 namespace {
 
@@ -39,11 +41,7 @@ std::span<const std::string_view> fallback_cause_rules(std::string_view id) {
   return {};
 }
 
-bool same_host(std::string_view log_host, std::string_view record_host) {
-  if (log_host.empty() || record_host.empty()) return false;
-  if (log_host == record_host) return true;
-  return log_host.substr(0, log_host.find('.')) == record_host.substr(0, record_host.find('.'));
-}
+bool same_host(std::string_view log_host, std::string_view record_host) { return same_host_name(log_host, record_host); }
 
 std::string cause_words(const RecordedNode& node, const Finding& cause) {
   // A node rule's message says what is wrong before its first ": ", then why

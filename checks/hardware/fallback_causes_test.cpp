@@ -29,6 +29,8 @@ TEST_CASE("a log host and a record host are one host by name or short name") {
   CHECK(same_host("gpu009.cluster.example", "gpu009"));
   CHECK_FALSE(same_host("gpu009", "gpu0090"));
   CHECK_FALSE(same_host("gpu009", "gpu028"));
+  CHECK_FALSE(same_host("10.0.0.5", "10.0.0.6"));  // addresses, not short names
+  CHECK_FALSE(same_host("gpu009.a.example", "gpu009.b.example"));
   CHECK_FALSE(same_host("", ""));
 }
 

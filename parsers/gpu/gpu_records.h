@@ -66,6 +66,11 @@ struct GpuProcess {
   bool mps_server = false;
 };
 
+// GeForce and TITAN boards: no peer access between them over PCIe.
+inline bool names_consumer_board(std::string_view gpu_name) {
+  return gpu_name.find("GeForce") != std::string_view::npos || gpu_name.find("TITAN") != std::string_view::npos;
+}
+
 // A process name that is the MPS server's, also as the table cuts it
 // ("...-cuda-mps-server").
 inline bool names_mps_server(std::string_view name) { return name.find("mps-server") != std::string_view::npos; }

@@ -271,9 +271,10 @@ void HorovodTimelineReader::event(const TraceEvent& e) {
     if (e.start_time) tl_.start_time_since_epoch_us = e.start_time;
     return;
   }
-  if (!e.ts) return;
+  // A hostile or corrupt number (1e400 reads as infinity) is no time.
+  if (!e.ts || !std::isfinite(*e.ts)) return;
   double ts = *e.ts;
-  double dur = e.dur.value_or(0);
+  double dur = e.dur && std::isfinite(*e.dur) && *e.dur > 0 ? *e.dur : 0;
   span(ts, ts + std::max(dur, 0.0));
   if (!e.pid) return;  // `i` cycle markers belong to no tensor
   Pid& p = pids_[pid];
@@ -293,9 +294,13 @@ void HorovodTimelineReader::event(const TraceEvent& e) {
     busy(t.phase, b.ts, ts);
     if (t.activity == "MEMCPY_IN_FUSION_BUFFER") unions_.fusion_in.add(b.ts, ts);
     if (t.phase == HorovodPhase::Negotiate && p.last_ready) {
-      ++tl_.last_ready[*p.last_ready];
-      // With one tick there was nobody else to wait.
-      if (p.ticks >= 2) tl_.last_ready_wait_us[*p.last_ready] += std::max(p.last_tick - p.prev_tick, 0.0);
+      bool known = tl_.last_ready.count(*p.last_ready) > 0;
+      if (known || tl_.last_ready.size() < kMaxRanks) {
+        ++tl_.last_ready[*p.last_ready];
+        // With one tick there was nobody else to wait. The tensors of one
+        // cycle wait the same wall time: counted once.
+        if (p.ticks >= 2 && p.last_tick > p.prev_tick) ready_wait_[*p.last_ready].add(p.prev_tick, p.last_tick);
+      }
       p.last_ready.reset();
     }
   } else if (e.ph == "X") {
@@ -334,6 +339,7 @@ void HorovodTimelineReader::close(bool terminated) {
   under_way.comm_negotiate_us = unions_.comm_negotiate.length();
   under_way.collectives = unions_.phase[static_cast<size_t>(HorovodPhase::Collective)].runs();
   under_way.fusion_copies_in = unions_.fusion_in.runs();
+  for (const auto& [rank, waits] : ready_wait_) tl_.last_ready_wait_us[rank] = waits.length();
   tl_.activities.reserve(totals_.size());
   for (const Total& t : totals_) {
     if (t.count > 0) tl_.activities.push_back(HorovodActivity{tensor_of(t.pid), t.activity, t.total_us, t.count});

@@ -69,6 +69,11 @@ class HorovodTimelineReader final : public BlockReader {
     IntervalUnion fusion_in;  // MEMCPY_IN_FUSION_BUFFER: one run a fused operation
   };
 
+  // Ranks named in ticks, at most: a hostile file cannot make up more.
+  static constexpr size_t kMaxRanks = 65536;
+  // Per rank that came last: the wall time the others waited for it.
+  std::map<uint32_t, IntervalUnion> ready_wait_;
+
   bool opens(std::string_view text, bool after_bracket);
   // Reads the objects and brackets of one line; false when it had none.
   bool take_line(std::string_view text, bool opening);

@@ -1,23 +1,31 @@
 #include "parsers/gpu/horovod_timeline.h"
 
-#include <doctest/doctest.h>
-
 #include <fstream>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
 using namespace nd;
 
 namespace {
 
-std::vector<bool> feed(HorovodTimelineReader& r, std::initializer_list<std::string_view> lines) {
+template <typename Lines>
+std::vector<bool> feed_lines(HorovodTimelineReader& r, const Lines& lines) {
   std::vector<bool> claimed;
   uint64_t n = 0;
   for (std::string_view l : lines) claimed.push_back(r.take(l, ++n));
   r.finish();
   return claimed;
 }
+
+std::vector<bool> feed(HorovodTimelineReader& r, std::initializer_list<std::string_view> lines) {
+  return feed_lines(r, lines);
+}
+
+std::vector<bool> feed(HorovodTimelineReader& r, const std::vector<std::string>& lines) { return feed_lines(r, lines); }
 
 struct FileRead {
   GpuRecords out;
@@ -336,4 +344,24 @@ TEST_CASE("activity phases") {
     CHECK(horovod_phase(c) == HorovodPhase::Collective);
   for (const char* o : {"ALLREDUCE", "INIT_NCCL", "ALLOCATE_OUTPUT", "INIT_FUSION_BUFFER", "CUSTOM_STEP", "NCCL_"})
     CHECK(horovod_phase(o) == HorovodPhase::Other);
+}
+
+TEST_CASE("the wait for the last rank counts once for the tensors of one cycle; impossible numbers are no time") {
+  GpuRecords out;
+  HorovodTimelineReader r(out);
+  std::vector<std::string> lines{"["};
+  for (int pid = 1; pid <= 3; ++pid) {
+    lines.push_back(fmt::format(R"({{"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 0, "pid": {}}},)", pid));
+    lines.push_back(fmt::format(R"({{"ph": "X", "name": "0", "ts": 10, "pid": {}, "dur": 0}},)", pid));
+    lines.push_back(fmt::format(R"({{"ph": "X", "name": "1", "ts": 110, "pid": {}, "dur": 0}},)", pid));
+    lines.push_back(fmt::format(R"({{"ph": "E", "ts": 120, "pid": {}}},)", pid));
+  }
+  lines.push_back(R"({"ph": "X", "name": "NCCL_ALLREDUCE", "ts": -1e400, "pid": 1, "dur": 5},)");
+  lines.push_back(R"({"ph": "X", "name": "NCCL_ALLREDUCE", "ts": 130, "pid": 1, "dur": 1e400}])");
+  feed(r, lines);
+  REQUIRE(out.timelines.size() == 1);
+  CHECK(out.timelines[0].last_ready == std::map<uint32_t, uint64_t>{{1, 3}});
+  CHECK(out.timelines[0].last_ready_wait_us == std::map<uint32_t, double>{{1, 100}});
+  CHECK(out.timelines[0].last_us <= 130);  // never infinite
+  CHECK(out.timelines[0].busy.collective_us == 0);
 }

@@ -1,6 +1,7 @@
 #include "parsers/gpu/smi_csv.h"
 
 #include <array>
+#include <cmath>
 #include <charconv>
 #include <optional>
 
@@ -458,6 +459,7 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
     Selection sel;
     if (parse_command(s, cols, apps, noheader, sel)) {
       selection_ = sel;
+      selection_.shown = true;
       if (noheader) {
         cmd_columns_ = std::move(cols);
         cmd_apps_ = apps;
@@ -501,23 +503,57 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
   return false;
 }
 
+namespace {
+
+// "2024/04/18 21:07:55.118" -> 76075.118: the clock part of a CSV
+// timestamp; none when it has none.
+std::optional<double> seconds_of_day(std::string_view time) {
+  size_t space = time.rfind(' ');
+  std::string_view clock = space == std::string_view::npos ? time : time.substr(space + 1);
+  if (clock.size() < 8 || clock[2] != ':' || clock[5] != ':') return std::nullopt;
+  auto field = [&](size_t at, size_t n) -> std::optional<double> {
+    double v = 0;
+    for (char c : clock.substr(at, n)) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  };
+  auto h = field(0, 2), m = field(3, 2), s = field(6, 2);
+  if (!h || !m || !s) return std::nullopt;
+  double frac = 0, scale = 0.1;
+  for (char c : clock.substr(8)) {
+    if (c == '.') continue;
+    if (c < '0' || c > '9') break;
+    frac += (c - '0') * scale;
+    scale /= 10;
+  }
+  return *h * 3600 + *m * 60 + *s + frac;
+}
+
+}  // namespace
+
 // Rows without index, bus id or UUID (`--query-gpu=utilization.gpu,memory.used`)
 // come in nvidia-smi's order, GPU 0 first, once per query: where a row's
 // place in its query can be told, it is the GPU's index (`-i N`: N). It can
-// be told from the timestamp, or, without one, where the rows of one query
-// stand together; not for a loop without timestamps, nor for `-i` naming
-// several GPUs or naming them by bus id or UUID.
+// be told from the timestamp (the rows of one query are printed within
+// a fraction of a second, a loop's queries at least -lms apart), or, without
+// one, where the rows of one query stand together after a command line
+// without a loop; not for a loop without timestamps, output whose command
+// line was not kept, nor `-i` naming several GPUs or naming them by bus id
+// or UUID.
 void SmiCsvReader::set_positions() {
   positional_ = false;
   next_position_ = 0;
-  position_time_.clear();
+  query_time_.reset();
+  query_time_text_.clear();
   if (apps_) return;
   bool timed = false;
   for (const Column& c : columns_) {
     if (c.field == Field::Index || c.field == Field::BusId || c.field == Field::Uuid) return;
     timed = timed || c.field == Field::Timestamp;
   }
-  if (selection_.ids || (selection_.loop && !timed)) return;
+  if (selection_.ids || (!timed && (!selection_.shown || selection_.loop))) return;
   positional_ = true;
   timed_ = timed;
 }
@@ -525,14 +561,24 @@ void SmiCsvReader::set_positions() {
 void SmiCsvReader::place(std::vector<GpuSample>& samples, bool first_of_run) {
   if (!positional_ || apps_ || samples.empty()) return;
   GpuSample& g = samples.back();
-  if (first_of_run || (timed_ && g.time != position_time_)) next_position_ = 0;
-  if (timed_) position_time_ = g.time;
+  if (timed_) {
+    std::optional<double> at = seconds_of_day(g.time);
+    bool next_query = at && query_time_ ? std::abs(*at - *query_time_) >= kQueryGap
+                                        : g.time != query_time_text_;
+    if (first_of_run || next_query) {
+      next_position_ = 0;
+      query_time_ = at;
+      query_time_text_ = g.time;
+    }
+  } else if (first_of_run) {
+    next_position_ = 0;
+  }
   if (selection_.id) {
     // One GPU asked for: every row is that one.
     g.index = *selection_.id;
     return;
   }
-  g.index = next_position_++;
+  if (next_position_ < kMaxPositions) g.index = next_position_++;
 }
 
 bool SmiCsvReader::take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps,

@@ -39,6 +39,7 @@ class SmiCsvReader : public BlockReader {
     bool loop = false;            // -l / -lms / --loop[-ms]
     std::optional<uint32_t> id;   // -i N / --id=N, one GPU by index
     bool ids = false;             // -i naming several GPUs, or by bus id / UUID
+    bool shown = false;           // a command line said so; else nothing is known
   };
 
  private:
@@ -61,7 +62,12 @@ class SmiCsvReader : public BlockReader {
   bool positional_ = false;
   bool timed_ = false;  // a timestamp column tells one query from the next
   uint32_t next_position_ = 0;
-  std::string position_time_;
+  std::optional<double> query_time_;  // the first row's of the current query, seconds of the day
+  std::string query_time_text_;       // the same when it does not read as a time
+  // More rows in one query are a loop whose queries could not be told apart.
+  static constexpr uint32_t kMaxPositions = 64;
+  // Rows of one query are printed within this many seconds of each other.
+  static constexpr double kQueryGap = 0.5;
 };
 
 }  // namespace nd

@@ -1,10 +1,11 @@
 #include "parsers/gpu/smi_csv.h"
 
-#include <doctest/doctest.h>
-
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace nd;
 
@@ -279,7 +280,8 @@ TEST_CASE("--query-gpu without an identity, looped without timestamps: no GPU ca
 }
 
 TEST_CASE("rows without an identity: a run broken by other lines starts a query again; -i by bus id names none") {
-  Fed f = feed({"utilization.gpu [%], memory.used [MiB]", "10 %, 100 MiB", "step 1", "20 %, 200 MiB", "30 %, 300 MiB",
+  Fed f = feed({"$ nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv",
+                "utilization.gpu [%], memory.used [MiB]", "10 %, 100 MiB", "step 1", "20 %, 200 MiB", "30 %, 300 MiB",
                 "$ nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv --id=00000000:3B:00.0",
                 "utilization.gpu [%], memory.used [MiB]", "40 %, 400 MiB"});
   REQUIRE(f.out.samples.size() == 4);
@@ -287,6 +289,22 @@ TEST_CASE("rows without an identity: a run broken by other lines starts a query 
   CHECK(f.out.samples[1].index == 0u);
   CHECK(f.out.samples[2].index == 1u);
   CHECK_FALSE(f.out.samples[3].index);
+}
+
+TEST_CASE("rows without an identity and without their command line may be a loop: no GPU is told") {
+  std::vector<std::string> lines{"utilization.gpu [%], memory.used [MiB]"};
+  for (int i = 0; i < 100; ++i) lines.push_back(fmt::format("{} %, 61204 MiB", 90 + i % 10));
+  Fed f = feed(lines);
+  REQUIRE(f.out.samples.size() == 100);
+  for (const GpuSample& g : f.out.samples) CHECK_FALSE(g.index);
+}
+
+TEST_CASE("rows without an identity, timed: one query's rows differ by milliseconds, the next is a loop interval on") {
+  Fed f = feed({"timestamp, utilization.gpu [%]", "2025/02/11 09:14:03.118, 87 %", "2025/02/11 09:14:03.121, 12 %",
+                "2025/02/11 09:14:04.330, 88 %", "2025/02/11 09:14:04.332, 11 %"});
+  std::vector<uint32_t> index;
+  for (const GpuSample& g : f.out.samples) index.push_back(g.index.value_or(99));
+  CHECK(index == std::vector<uint32_t>{0, 1, 0, 1});
 }
 
 TEST_CASE("--query-compute-apps rows keep no GPU index of their own making") {

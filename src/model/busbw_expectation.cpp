@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
+
+#include <fmt/format.h>
+
+#include "src/probe/ib_attrs.h"
 
 namespace nd {
 namespace {
@@ -47,10 +52,87 @@ std::optional<double> row_busbw(const NcclTestsRow& row) {
   return row.oop_busbw_gbs ? row.oop_busbw_gbs : row.ip_busbw_gbs;
 }
 
+namespace {
+
+const ProbeRecordFact* record_of(const JobModel& m, const std::string& host) {
+  for (const auto& r : m.probe_records) {
+    if (same_host_name(host, r.host)) return &r;
+  }
+  return nullptr;
+}
+
+// The line rates in Gb/s of the active ports the host can use: those NCCL
+// listed when the log says, else every active port.
+std::vector<double> port_rates(const JobModel& m, const std::string& host, const NodeSnapshot& node) {
+  const HostNets* listed = nullptr;
+  for (uint32_t h = 0; h < m.hosts.size() && !listed; ++h) {
+    if (same_host_name(m.hosts.name(h), host)) listed = m.nets_of(h, "IB");
+  }
+  std::vector<double> rates;
+  for (const auto& hca : node.hcas) {
+    for (const auto& port : hca.ports) {
+      if (port.state != kPortActive || !port.rate_gbps) continue;
+      bool used = !listed || std::any_of(listed->devices.begin(), listed->devices.end(), [&](const NetDevice& d) {
+        return d.name == hca.name && (d.port < 0 || static_cast<uint32_t>(d.port) == port.port);
+      });
+      if (used) rates.push_back(*port.rate_gbps);
+    }
+  }
+  return rates;
+}
+
+}  // namespace
+
+std::optional<BusbwExpectation> derived_fabric_busbw(const NcclTestsRun& run, const JobModel& model) {
+  if (!busbw_comparable(run.op) || model.probe_records.empty()) return std::nullopt;
+  std::map<std::string, size_t> ranks_on;
+  for (const auto& r : run.ranks) {
+    if (r.host.empty()) return std::nullopt;
+    ++ranks_on[r.host];
+  }
+  if (ranks_on.size() < 2) return std::nullopt;
+  std::optional<double> slowest_gbps;
+  size_t nics = 0;
+  std::set<double> rates_seen;
+  for (const auto& [host, ranks] : ranks_on) {
+    const ProbeRecordFact* record = record_of(model, host);
+    if (!record) return std::nullopt;
+    std::vector<double> rates = port_rates(model, host, record->node);
+    if (rates.empty()) return std::nullopt;
+    std::sort(rates.rbegin(), rates.rend());
+    rates.resize(std::min(rates.size(), ranks));
+    double total = 0;
+    for (double r : rates) {
+      total += r;
+      rates_seen.insert(r);
+    }
+    if (!slowest_gbps || total < *slowest_gbps) {
+      slowest_gbps = total;
+      nics = rates.size();
+    }
+  }
+  double gbs = *slowest_gbps / 8 * kFabricShare;
+  std::string rate = rates_seen.size() == 1 ? fmt::format("{:g} Gb/s", *rates_seen.begin()) : "mixed rates";
+  std::string source = fmt::format("{} hosts, {} NIC{} of {} each in the probe records, {:.0f} % of line rate",
+                                   ranks_on.size(), nics, nics == 1 ? "" : "s", rate, kFabricShare * 100);
+  // The NVLink side may be the narrower one.
+  NcclTestsRun one_host = run;
+  std::erase_if(one_host.ranks, [&](const NcclTestsRank& r) { return r.host != ranks_on.begin()->first; });
+  if (auto peak = derived_busbw(one_host); peak && peak->gbs < gbs) return peak;
+  return BusbwExpectation{gbs, source};
+}
+
+std::optional<BusbwExpectation> expected_busbw(const NcclTestsRun& run, const JobModel& model) {
+  if (auto one_host = derived_busbw(run)) return one_host;
+  return derived_fabric_busbw(run, model);
+}
+
 std::optional<BusbwExpectation> derived_busbw(const NcclTestsRun& run) {
   if (!busbw_comparable(run.op) || run.ranks.size() != 8) return std::nullopt;
   std::set<std::string> hosts, names;
   for (const auto& r : run.ranks) {
+    // A rank line without its host (an empty hostname) cannot tell one host from several.
+    if (r.host.empty()) return std::nullopt;
     hosts.insert(r.host);
     names.insert(r.name);
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "parsers/gpu/gpu_records.h"
+#include "src/model/job_model.h"
 
 namespace nd {
 
@@ -21,6 +22,20 @@ inline constexpr uint64_t kPeakBusbwBytes = uint64_t{1} << 30;
 // The figure for `run`, or nullopt when the table has none for what it ran
 // on (PCIe GPUs, several hosts, an op without a comparable busbw).
 std::optional<BusbwExpectation> derived_busbw(const NcclTestsRun& run);
+
+// A run across hosts: a ring crosses each host boundary once per channel,
+// so its bus bandwidth is at most what one host's NICs carry out; a healthy
+// fabric reaches about kFabricShare of their line rate. The NICs and rates
+// come from the probe records of every host of the run (only the NICs the
+// log's `NET/IB : Using` lists for the host, when it lists them; at most
+// one per rank on the host), capped by the single-host figure of the GPUs.
+// None when a host of the run has no probe record or no active port.
+std::optional<BusbwExpectation> derived_fabric_busbw(const NcclTestsRun& run, const JobModel& model);
+inline constexpr double kFabricShare = 0.9;
+
+// The figure for `run` from everything the inputs show: one host's GPUs,
+// else the fabric between hosts.
+std::optional<BusbwExpectation> expected_busbw(const NcclTestsRun& run, const JobModel& model);
 
 // The row a run is judged by: its largest size; nullptr when it has none.
 const NcclTestsRow* largest_row(const NcclTestsRun& run);

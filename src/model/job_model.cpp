@@ -75,6 +75,15 @@ std::string JobModel::process_name(uint32_t host, uint64_t pid) const {
   return fmt::format("{}, {} {}", host_name(host), what, p.value);
 }
 
+bool same_host_name(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return false;
+  if (a == b) return true;
+  // A short name and a full one; two full names (or two addresses,
+  // 10.0.0.5 and 10.0.0.6) that differ are different hosts.
+  bool a_full = a.find('.') != std::string_view::npos, b_full = b.find('.') != std::string_view::npos;
+  return a_full != b_full && a.substr(0, a.find('.')) == b.substr(0, b.find('.'));
+}
+
 const HostNets* JobModel::nets_of(uint32_t host, std::string_view net) const {
   auto it = std::lower_bound(host_nets.begin(), host_nets.end(), host,
                              [](const HostNets& n, uint32_t h) { return n.host < h; });

@@ -283,6 +283,11 @@ struct InputCounters : LineCounts {
   uint64_t ambiguous_assignments = 0;
 };
 
+// The same host as another input names it: equal, or a short name and a full
+// one equal up to the first '.' ("gpu07" and "gpu07.cluster.local"); never
+// when either is empty.
+bool same_host_name(std::string_view a, std::string_view b);
+
 struct JobModel {
   std::vector<std::string> files;  // display names, indexed by LineRef::file
   // Per file: its NCCL lines and its launcher binding reports.

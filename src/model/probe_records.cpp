@@ -42,8 +42,11 @@ bool ProbeRecordsBuilder::add(LineRef ref, const ParsedLines::Item& item, const 
     // that does not close on its line lost its end.
     problem(start, "truncated record (it does not close on its line; lines longer than 64 KiB are cut)",
             o.pieces.text());
-  } else if (o.pieces.text().size() > JobModel::kMaxProbeRecordBytes || open_bytes_ > kMaxOpenBytes) {
+  } else if (o.pieces.text().size() > JobModel::kMaxProbeRecordBytes) {
     problem(start, "record larger than 4 MiB: not a probe record", o.pieces.text());
+  } else if (open_bytes_ > kMaxOpenBytes) {
+    problem(start, "record not read: too many records open at once (over 64 MiB of unfinished records)",
+            o.pieces.text());
   } else {
     return true;
   }

@@ -79,7 +79,7 @@ TopologyRow topology_row(const TopologyFact& t) {
   return row;
 }
 
-NcclTestsSummary tests_summary(const NcclTestsRun& run) {
+NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
   NcclTestsSummary s;
   s.op = run.op;
   s.ranks = run.ranks.size();
@@ -102,7 +102,7 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run) {
     s.largest_bytes = row->size_bytes;
     s.largest_busbw_gbs = row_busbw(*row);
   }
-  if (auto expected = derived_busbw(run)) {
+  if (auto expected = expected_busbw(run, model)) {
     s.expected_gbs = expected->gbs;
     s.expected_source = expected->source;
   }
@@ -116,7 +116,7 @@ GpuSideSummary summarize_gpu_side(const JobModel& model) {
   s.inputs = input_kinds(model);
   for (const auto& g : model.gpu_side.gpus) s.gpus.push_back(gpu_row(g));
   for (const auto& t : model.gpu_side.topologies) s.topology.push_back(topology_row(t));
-  for (const auto& t : model.gpu_side.nccl_tests) s.nccl_tests.push_back(tests_summary(t.run));
+  for (const auto& t : model.gpu_side.nccl_tests) s.nccl_tests.push_back(tests_summary(t.run, model));
   s.timelines = model.gpu_side.timelines.size();
   for (const auto& r : model.probe_records) s.probe_records.push_back({r.host, model.files[r.line.file], r.line.line});
   s.probe_problems = model.probe_problems.size();
