@@ -10,13 +10,15 @@ using namespace nd;
 
 namespace {
 
-JobModel fixture(const std::string& name, std::vector<std::string> extra = {}) {
+std::vector<std::string> fixture_lines(const std::string& name) {
   std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/rules/ND6020/" + name);
   REQUIRE(in);
-  std::vector<std::string> lines = std::move(extra);
+  std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return model_from_lines(lines, name);
+  return lines;
 }
+
+JobModel fixture(const std::string& name) { return model_from_lines(fixture_lines(name), name); }
 
 }  // namespace
 
@@ -84,10 +86,7 @@ TEST_CASE("busbw-low: across hosts, the figure is the NICs' line rate from the h
             "hosts, 8 NICs of 400 Gb/s each in the probe records, 90 % of line rate); compare with a run of "
             "NCCL_DEBUG=INFO beside it (`nccl-doctor check`) to see which link is slow"});
   // Without the record of one host, no figure: nothing to judge by.
-  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/rules/ND6020/bad-two-hosts-below-their-nics.log");
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("1: {")) lines.push_back(line);
-  }
+  auto lines = fixture_lines("bad-two-hosts-below-their-nics.log");
+  std::erase_if(lines, [](const std::string& line) { return line.starts_with("1: {"); });
   CHECK(run_rule("busbw-low", model_from_lines(lines)).empty());
 }
