@@ -129,9 +129,12 @@ size_t match_hydra(std::string_view s, std::optional<uint32_t>& rank) {
 }
 
 // What pastes put before a line: a Markdown quote `> `, a Databricks
-// notebook export's `# MAGIC `, indentation.
+// notebook export's `# MAGIC `, indentation, and the backslash of `\#`,
+// which a Markdown source keeps so that a tool's `# gpu pwr` header line
+// does not render as a heading.
 size_t match_decoration(std::string_view s) {
   if (s[0] == '>') return s.size() > 1 && s[1] == ' ' ? 2 : 1;
+  if (s[0] == '\\') return s.size() > 1 && s[1] == '#' ? 1 : 0;
   if (s[0] == '#') {
     if (!starts_with_at(s, 0, "# MAGIC")) return 0;
     return s.size() > 7 && s[7] == ' ' ? 8 : 7;
@@ -288,10 +291,10 @@ Envelope strip_envelope(std::string_view line) {
     char first = s.front();
     if (!is_digit(first) && !is_upper(first) && !is_lower(first) && first != '[' && first != '<' &&
         first != '(' && first != ' ' && first != '-' && first != '_' && first != '.' && first != '>' &&
-        first != '#' && first != '\t') {
+        first != '#' && first != '\t' && first != '\\') {
       break;
     }
-    if (first == '>' || first == '#' || first == '\t') {
+    if (first == '>' || first == '#' || first == '\t' || first == '\\') {
       if (!(n = match_decoration(s))) break;
     } else if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
       // A host name: only pdsh/clush starts so (the matchers below need

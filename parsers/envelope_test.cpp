@@ -94,6 +94,12 @@ TEST_CASE("what pastes put in front: quotes, notebook exports, indentation") {
   CHECK(e.payload == "[0] NCCL INFO Using network IB");
   e = strip_envelope("# MAGIC [0] NCCL INFO Using network IB");
   CHECK(e.payload == "[0] NCCL INFO Using network IB");
+  // A Markdown source escapes a `#` that starts a line; a lone backslash stays.
+  e = strip_envelope("\\# gpu    pwr  gtemp");
+  CHECK(e.payload == "# gpu    pwr  gtemp");
+  e = strip_envelope("> \\# Idx      W      C");
+  CHECK(e.payload == "# Idx      W      C");
+  CHECK(strip_envelope("\\n is a newline").payload == "\\n is a newline");
   e = strip_envelope("\t    gpu01:2771:2771 [0] NCCL INFO Using network IB");
   CHECK(e.payload == kLine);
   CHECK(e.launcher == Launcher::None);

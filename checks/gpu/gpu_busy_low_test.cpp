@@ -102,3 +102,12 @@ TEST_CASE("gpu-busy-low: a snapshot, a short series and a GPU never used say not
   // Never above 5 %: ND6004 (gpu-idle) speaks for it.
   CHECK(run_rule("gpu-busy-low", model_from_lines(util_log("", {repeat({0, 3}, 20)}))).empty());
 }
+
+TEST_CASE("gpu-busy-low: dmon copied from a Markdown source, its `# gpu` headers escaped as `\\#`") {
+  std::vector<std::string> lines{"\\# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk",
+                                 "\\# Idx      W      C      C      %      %      %      %    MHz    MHz"};
+  for (int sm : kInputBound) lines.push_back(fmt::format("    0    212     51     60    {:3}     41      0      0   2619   1980", sm));
+  auto found = run_rule("gpu-busy-low", model_from_lines(lines));
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message.starts_with("host unknown GPU 0: busy 61 % on average over 21 steady-state samples"));
+}
