@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "checks/check_fixture.h"
-#include "src/probe/fake_verbs_probe.h"
+#include "src/probe/scripted_verbs_probe.h"
 #include "src/probe/snapshot_collect.h"
 
 namespace nd {
@@ -22,7 +22,7 @@ inline NodeSnapshot node_fixture(const std::string& sysfs, const std::string& ve
   SysfsReader s(root);
   std::vector<ReadIssue> issues;
   HostFacts facts = load_host_facts(s, [](const std::string&) { return std::nullopt; }, issues);
-  FakeVerbsProbe listed, empty;
+  ScriptedVerbsProbe listed, empty;
   for (const auto& name : s.list_dir("class/infiniband")) {
     if (name == hide) continue;
     VerbsDevice d;

@@ -19,7 +19,7 @@ class VerbsUnusable final : public NodeRule {
 }  // namespace
 
 void VerbsUnusable::check_node(const CheckContext&, const NodeSnapshot& node, FindingSink& out) const {
-  if (node.hcas.empty() || node.verbs.status == "skipped") return;
+  if (node.hcas.empty() || node.verbs.status == "skipped" || node.verbs.status == "not-captured") return;
   const std::string& st = node.verbs.status;
   if (st == "not-installed" || st == "backend-missing" || st == "backend-broken" || st == "error") {
     Finding f = make_finding(kInfo, fmt::format("{} RDMA device(s) in sysfs but libibverbs is not usable: {}",

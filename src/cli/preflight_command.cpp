@@ -100,7 +100,7 @@ int run_preflight(const PreflightArgs& a) {
       return kUnknown;
     }
     SysfsReader sysfs(a.sysfs_root);
-    report = preflight_local(probe_node(sysfs, process_env(), !a.no_verbs), expect);
+    report = preflight_local(probe_node(sysfs, process_env(), probe_source_for(a.sysfs_root, a.no_verbs)), expect);
   }
 
   std::string out;

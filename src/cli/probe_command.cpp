@@ -32,11 +32,13 @@ int run_probe(const ProbeArgs& a) {
   SysfsReader sysfs(a.sysfs_root);
   sysfs.record_accesses(!a.capture.empty());
   HostFacts facts;
-  NodeSnapshot node = probe_node(sysfs, process_env(), !a.no_verbs, &facts);
+  std::string verbs_record;
+  NodeSnapshot node = probe_node(sysfs, process_env(), probe_source_for(a.sysfs_root, a.no_verbs), &facts,
+                                 a.capture.empty() ? nullptr : &verbs_record);
   if (!a.capture.empty()) {
     CaptureStats stats;
     std::string error;
-    if (!capture_tree(sysfs, facts, a.capture, stats, error)) {
+    if (!capture_tree(sysfs, facts, verbs_record, a.capture, stats, error)) {
       fmt::print(stderr, "nccl-doctor: error: {}\n", error);
       return 2;
     }

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "src/probe/fake_verbs_probe.h"
+#include "src/probe/scripted_verbs_probe.h"
 #include "src/report/preflight_output.h"
 #include "src/probe/probe_test_config.h"
 #include "src/probe/snapshot_collect.h"
@@ -17,7 +17,7 @@ NodeSnapshot collect(const std::string& scenario) {
   SysfsReader s(std::string(ND_FIXTURES) + "/sysfs/" + scenario);
   std::vector<ReadIssue> issues;
   HostFacts f = load_host_facts(s, [](const std::string&) { return std::nullopt; }, issues);
-  FakeVerbsProbe fake;
+  ScriptedVerbsProbe fake;
   for (const auto& name : s.list_dir("class/infiniband")) {
     VerbsDevice d;
     d.name = name;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string_view>
 
@@ -75,8 +76,28 @@ HostInfo real_host_facts(const EnvLookup& env) {
   return h;
 }
 
-HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::vector<ReadIssue>& issues) {
-  if (!sysfs.exists(kHostFactsFile)) return {real_host_facts(env), kernel_has_peer_memory_api()};
+namespace {
+
+// What stands in for an unreadable or missing host.json.
+HostFacts fallback_facts(const SysfsReader& sysfs, const EnvLookup& env, HostFactsOrigin origin) {
+  if (origin == HostFactsOrigin::Live) return {real_host_facts(env), kernel_has_peer_memory_api()};
+  HostInfo h;
+  h.host = std::filesystem::absolute(sysfs.root()).lexically_normal().filename().string();
+  if (h.host.empty()) h.host = std::filesystem::absolute(sysfs.root()).lexically_normal().parent_path().filename().string();
+  fill_launcher_rank(h, env);
+  return {h, std::nullopt};
+}
+
+}  // namespace
+
+HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::vector<ReadIssue>& issues,
+                          HostFactsOrigin origin) {
+  if (!sysfs.exists(kHostFactsFile)) {
+    if (origin == HostFactsOrigin::Capture) {
+      issues.push_back({kHostFactsFile, "not captured: hostname, memlock limit and kernel unknown"});
+    }
+    return fallback_facts(sysfs, env, origin);
+  }
   ReadResult r = sysfs.read(kHostFactsFile);
   if (r.ok()) {
     auto j = nlohmann::json::parse(r.value, nullptr, /*allow_exceptions=*/false);
@@ -95,14 +116,14 @@ HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::v
         return {h, api};
       } catch (const std::exception& e) {
         issues.push_back({kHostFactsFile, std::string("unexpected contents: ") + e.what()});
-        return {real_host_facts(env), std::nullopt};
+        return fallback_facts(sysfs, env, origin);
       }
     }
     issues.push_back({kHostFactsFile, "unexpected contents: not a JSON object"});
   } else {
     issues.push_back({kHostFactsFile, errno_name(r.error)});
   }
-  return {real_host_facts(env), std::nullopt};
+  return fallback_facts(sysfs, env, origin);
 }
 
 std::string host_facts_json(const HostInfo& host, std::optional<bool> peer_memory_api) {

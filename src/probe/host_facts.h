@@ -29,9 +29,15 @@ struct HostFacts {
   std::optional<bool> peer_memory_api;
 };
 
-// The root's host.json when it has one, else this process's facts. A
-// malformed host.json is a read issue and falls back to the real facts.
-HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::vector<ReadIssue>& issues);
+// Live: this machine's facts stand in when the root has no usable host.json
+// (test fixtures). Capture: they never do; the facts are then unknown and the
+// host is named after the capture's folder.
+enum class HostFactsOrigin : uint8_t { Live, Capture };
+
+// The root's host.json when it has one, else as `origin` says. A malformed
+// host.json is a read issue.
+HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::vector<ReadIssue>& issues,
+                          HostFactsOrigin origin = HostFactsOrigin::Live);
 
 // Serialised form written by `probe --capture`.
 std::string host_facts_json(const HostInfo& host, std::optional<bool> peer_memory_api);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "src/probe/captured_verbs.h"
+
 namespace nd {
 namespace {
 
@@ -114,8 +116,22 @@ class Mirror {
 
 }  // namespace
 
-bool capture_tree(const SysfsReader& recorded, const HostFacts& facts, const fs::path& dest, CaptureStats& stats,
-                  std::string& error) {
+namespace {
+
+bool write_file(const fs::path& path, const std::string& text, std::string& error) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out.flush()) {
+    error = fmt::format("cannot write {}", path.string());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool capture_tree(const SysfsReader& recorded, const HostFacts& facts, const std::string& verbs_record,
+                  const fs::path& dest, CaptureStats& stats, std::string& error) {
   std::error_code ec;
   fs::create_directories(dest, ec);
   if (ec || !fs::is_directory(dest)) {
@@ -124,18 +140,13 @@ bool capture_tree(const SysfsReader& recorded, const HostFacts& facts, const fs:
   }
   Mirror m(recorded, dest, stats);
   for (const auto& rel : recorded.accessed()) {
-    if (rel == kHostFactsFile) continue;
+    if (rel == kHostFactsFile || rel == kVerbsCaptureFile) continue;
     std::error_code ec2;
     bool is_dir = fs::is_directory(recorded.root() / rel, ec2);
     m.ensure(rel, is_dir);
   }
-  std::ofstream out(dest / kHostFactsFile, std::ios::trunc);
-  out << host_facts_json(facts.host, facts.peer_memory_api);
-  if (!out) {
-    error = fmt::format("cannot write {}", (dest / kHostFactsFile).string());
-    return false;
-  }
-  return true;
+  if (!write_file(dest / kHostFactsFile, host_facts_json(facts.host, facts.peer_memory_api), error)) return false;
+  return verbs_record.empty() || write_file(dest / kVerbsCaptureFile, verbs_record, error);
 }
 
 }  // namespace nd

@@ -34,7 +34,7 @@ TEST_CASE("a capture, probed again, gives the same snapshot") {
     fs::remove_all(dest);
     CaptureStats stats;
     std::string error;
-    REQUIRE(capture_tree(src, facts, dest, stats, error));
+    REQUIRE(capture_tree(src, facts, "", dest, stats, error));
     CHECK(stats.files > 10);
     SysfsReader copy(dest);
     HostFacts facts2;
@@ -51,6 +51,6 @@ TEST_CASE("an unwritable destination is an error, not a crash") {
   HostFacts facts;
   CaptureStats stats;
   std::string error;
-  CHECK_FALSE(capture_tree(src, facts, ND_FIXTURES "/sysfs/no-rdma/host.json/sub", stats, error));
+  CHECK_FALSE(capture_tree(src, facts, "", ND_FIXTURES "/sysfs/no-rdma/host.json/sub", stats, error));
   CHECK(error.starts_with("cannot create "));
 }

@@ -1,6 +1,8 @@
 #pragma once
-// One call that probes this node the way `probe` and `preflight` both need:
-// host facts, the verbs plugin (unless disabled), then sysfs.
+// One call that probes a node the way `probe` and `preflight` both need:
+// host facts, verbs, then sysfs; from this machine or from a capture.
+
+#include <string>
 
 #include "src/probe/host_facts.h"
 #include "src/probe/node_snapshot.h"
@@ -8,8 +10,23 @@
 
 namespace nd {
 
-// use_verbs=false records verbs as "skipped" (e.g. offline analysis of a
-// capture, where this machine's libibverbs says nothing about that node).
-NodeSnapshot probe_node(const SysfsReader& sysfs, const EnvLookup& env, bool use_verbs, HostFacts* facts_out = nullptr);
+enum class ProbeSource : uint8_t {
+  LiveNode,         // /sys, this machine's libibverbs and host facts
+  LiveNodeNoVerbs,  // the same, verbs recorded as "skipped"
+  // A tree from `probe --capture`: nothing of the machine running us is
+  // read; verbs and host facts come from the capture's verbs.json and
+  // host.json, or are "not captured".
+  Capture,
+  CaptureNoVerbs,
+};
+
+// A root other than /sys is a capture: this machine's libibverbs, hostname
+// and limits say nothing about that node.
+ProbeSource probe_source_for(const std::string& sysfs_root, bool no_verbs);
+
+// `verbs_record`, when given, receives the verbs answers for `--capture`
+// (verbs.json).
+NodeSnapshot probe_node(const SysfsReader& sysfs, const EnvLookup& env, ProbeSource source,
+                        HostFacts* facts_out = nullptr, std::string* verbs_record = nullptr);
 
 }  // namespace nd

@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "src/probe/fake_verbs_probe.h"
+#include "src/probe/scripted_verbs_probe.h"
 #include "src/probe/probe_test_config.h"
 
 using namespace nd;
@@ -147,7 +147,7 @@ TEST_CASE("garbage contents and refused reads become issues, not crashes") {
 }
 
 TEST_CASE("verbs: listed devices are queried, missing providers show") {
-  FakeVerbsProbe fake;
+  ScriptedVerbsProbe fake;
   VerbsDevice d;
   d.name = "mlx5_0";
   d.dmabuf = 1;
@@ -170,16 +170,16 @@ TEST_CASE("verbs: listed devices are queried, missing providers show") {
 }
 
 TEST_CASE("verbs: an empty list and a failing list") {
-  FakeVerbsProbe empty;
+  ScriptedVerbsProbe empty;
   NodeSnapshot n = collect("dgx-h100-ib", {&empty, "", ""});
   CHECK(n.verbs.status == "no-devices");
   CHECK(n.verbs.message == "no RDMA devices");
-  FakeVerbsProbe enosys;
+  ScriptedVerbsProbe enosys;
   enosys.list_error = ENOSYS;
   NodeSnapshot m = collect("dgx-h100-ib", {&enosys, "", ""});
   CHECK(m.verbs.status == "no-devices");
   CHECK(m.verbs.message == "no RDMA devices (no ib_uverbs in the kernel)");
-  FakeVerbsProbe eperm;
+  ScriptedVerbsProbe eperm;
   eperm.list_error = EPERM;
   NodeSnapshot e = collect("dgx-h100-ib", {&eperm, "", ""});
   CHECK(e.verbs.status == "error");

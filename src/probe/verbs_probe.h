@@ -1,7 +1,7 @@
 #pragma once
 // The verbs layer as the probe needs it, with no rdma-core types in sight:
 // the real backend lives in a plugin linked against libibverbs and opened at
-// run time; unit tests use FakeVerbsProbe.
+// run time; unit tests and replayed captures use ScriptedVerbsProbe.
 
 #include <array>
 #include <cstdint>

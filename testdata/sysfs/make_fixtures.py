@@ -6,6 +6,8 @@ in the fabric-probe reference; values are illustrative. Conventions:
   <name>.errno   the read of <name> fails with that errno (sysfs does that:
                  a port's `rate` with no active width is EINVAL)
   host.json      facts that are not in sysfs (memlock, CAP_IPC_LOCK, host)
+  verbs.json     libibverbs' answers on that node (`probe --capture` with
+                 verbs); a tree without it has its verbs "not captured"
   config         PCI config space; 4096 bytes as root sees it, 64 bytes as an
                  unprivileged capture sees it
 """
@@ -46,6 +48,19 @@ class Node:
         w(root, 'host.json', json.dumps({'host': host, 'memlock_soft': memlock, 'cap_ipc_lock': cap_ipc_lock,
                                          'kernel': '6.1.0-18-amd64', 'nvidia_driver': '', 'nccl_version': '',
                                          'peer_memory_api': True}, indent=2))
+
+    def verbs(self, devices):
+        """verbs.json of a capture where libibverbs listed and opened every
+        device: one ACTIVE 4X NDR InfiniBand port each, MTU 4096."""
+        port = {'port': 1, 'state': 4, 'phys_state': 5, 'max_mtu': 5, 'active_mtu': 5, 'active_width': 2,
+                'active_speed': 128, 'link_layer': 1, 'sm_lid': 1, 'gid_tbl_len': 255, 'cap_flags': 0}
+        devs = [{'name': name, 'fw_ver': '28.39.1002', 'node_guid': int(g.replace(':', ''), 16), 'vendor_id': 0x02c9,
+                 'vendor_part_id': 4129, 'phys_port_cnt': 1, 'dmabuf': 1, 'ports': [dict(port, lid=lid)]}
+                for name, g, lid in devices]
+        w(self.root, 'verbs.json', json.dumps({
+            'schema': 'nccl-doctor.verbs-capture/1', 'status': 'loaded',
+            'message': 'libibverbs.so.1 via /usr/lib/x86_64-linux-gnu/nccl-doctor/nd-verbs-ibverbs.so',
+            'list_error': 0, 'listed': [d['name'] for d in devs], 'devices': devs, 'open_errors': {}}, indent=2))
 
     def pci(self, chain, vendor, device, cls, numa=0, acs=None, full_config=True, speed='32.0 GT/s PCIe', width=16,
             max_width=16):
@@ -181,6 +196,7 @@ def dgx():
               ports={1: {'lid': '0x%x' % (0x1b + i), 'gids': [(ib_gid(i), 'IB/RoCE v1', None)]}}, acs=0x0000)
         n.gpu(gpu, numa, acs=0x0000)
     n.peermem('nvidia_peermem')
+    n.verbs([(name, guid(i), 0x1b + i) for i, (name, _, _) in enumerate(DGX)])
 
 
 def roce():
