@@ -105,15 +105,29 @@ const RuleInfo* Registry::suggest(std::string_view name) const {
     consider(r->slug, r->id);
   }
   for (const auto& a : aliases_) consider(a.name, a.id);
-  if (best || name.size() < 4) return best;
-  // A fragment of a slug ("socket") names the first rule that contains it.
+  if (best) return best;
+  auto mentioning = rules_mentioning(name);
+  return mentioning.empty() ? nullptr : mentioning.front();
+}
+
+std::vector<const RuleInfo*> Registry::rules_mentioning(std::string_view word) const {
+  std::vector<std::pair<int, const RuleInfo*>> ranked;
+  if (word.size() < 4) return {};
   for (const RuleInfo* r : infos_) {
     std::string_view slug = r->slug;
-    auto it = std::search(slug.begin(), slug.end(), name.begin(), name.end(),
+    auto it = std::search(slug.begin(), slug.end(), word.begin(), word.end(),
                           [](char x, char y) { return lower(x) == lower(y); });
-    if (it != slug.end()) return r;
+    if (it == slug.end()) continue;
+    size_t at = static_cast<size_t>(it - slug.begin());
+    size_t end = at + word.size();
+    bool whole_word = (at == 0 || slug[at - 1] == '-') && (end == slug.size() || slug[end] == '-');
+    ranked.emplace_back((whole_word ? 0 : 10) + (2 - static_cast<int>(r->severity)), r);
   }
-  return nullptr;
+  // infos_ is in ID order and stable_sort keeps it within a rank.
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const RuleInfo*> out;
+  for (const auto& [rank, r] : ranked) out.push_back(r);
+  return out;
 }
 
 void register_aliases(Registry& r) {

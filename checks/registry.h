@@ -43,6 +43,10 @@ class Registry {
   // The rule whose ID, slug or alias is closest to `name` (edit distance, or
   // `name` inside a slug); nullptr when nothing is close.
   const RuleInfo* suggest(std::string_view name) const;
+  // Rules whose slug holds `word` ("socket"): as a whole word of the slug
+  // first, then inside one; within each, errors before warnings before
+  // notes, then by ID. Empty for words under four characters.
+  std::vector<const RuleInfo*> rules_mentioning(std::string_view word) const;
   std::vector<std::string_view> aliases_of(std::string_view id) const;
   // Orders the rules by ID, so each family can register its own block.
   void sort_by_id();

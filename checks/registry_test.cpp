@@ -117,6 +117,17 @@ TEST_CASE("suggestions for typos in IDs, slugs and aliases") {
   CHECK(r.suggest("") == nullptr);
 }
 
+TEST_CASE("a word finds the rules whose slug holds it, the most severe first") {
+  const Registry& r = all_rules();
+  auto socket = r.rules_mentioning("socket");
+  REQUIRE(socket.size() >= 2);
+  CHECK(socket[0]->id == "ND3001");  // an error, before ND2009 cross-socket-traffic (a warning)
+  CHECK(socket[1]->id == "ND2009");
+  CHECK(r.suggest("socket")->id == "ND3001");
+  CHECK(r.rules_mentioning("soc").empty());
+  CHECK(r.rules_mentioning("nonsense").empty());
+}
+
 TEST_CASE("selection: everything by default, --enable narrows, --disable removes") {
   CHECK(selected({}, {}) == "ND1001 ND3001 ND3002");
   CHECK(selected({"ND3001"}, {}) == "ND3001");

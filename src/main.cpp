@@ -9,6 +9,7 @@
 
 #include "nd_config.h"
 #include "src/cli/check_command.h"
+#include "src/cli/did_you_mean.h"
 #include "src/cli/explain_command.h"
 #include "src/cli/rules_command.h"
 #include "src/cli/graph_command.h"
@@ -41,7 +42,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::string hint = nd::did_you_mean(app, std::vector<std::string>(argv + 1, argv + argc));
+    if (hint.empty()) {
+      app.exit(e);
+    } else {
+      fmt::print(stderr, "nccl-doctor: {}\nRun with --help for more information.\n", hint);
+    }
     return 3;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "nccl-doctor: error: out of memory\n");

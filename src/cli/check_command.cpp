@@ -6,6 +6,7 @@
 
 #include "checks/registry.h"
 #include "src/cli/enum_option.h"
+#include "src/cli/input_args.h"
 #include "src/cli/rules_command.h"
 #include "src/util/duration.h"
 #include "src/pipeline/pipeline.h"
@@ -109,9 +110,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       exit_code = write_stdout(list) ? 0 : 2;
       return;
     }
-    // `job | nccl-doctor check --tee` reads standard input like `--tee -`.
-    if (args->inputs.empty() && args->tee) args->inputs.push_back("-");
-    if (args->inputs.empty()) throw CLI::RequiredError("inputs");
+    // `job | nccl-doctor check` reads standard input like `check -`.
+    default_inputs_to_stdin(args->inputs);
     config.inputs = args->inputs;
     config.format = args->format;
     config.tee = args->tee;

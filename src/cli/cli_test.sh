@@ -27,8 +27,27 @@ expect 3 "--enable: bad rule range 'ND3999-ND3000': ND3999 comes after ND3000
 Run with --help for more information." -- "$bin" check --enable ND3999-ND3000 "$log"
 expect 3 "unknown rule 'inter-node-sokcet'; did you mean ND3001 (inter-node-socket)?
 Run with --help for more information." -- "$bin" explain inter-node-sokcet
-expect 3 "inputs is required
-Run with --help for more information." -- "$bin" check --enable ND3001
+# No input named: standard input, when it is not a terminal.
+expect 4 "nccl-doctor: error: the input is empty: did the job die before it printed anything?
+job: 0 hosts, 0 ranks, 0 communicators; NCCL version unknown
+transports: intra-node none seen; inter-node none seen; GPUDirect RDMA na
+input: 0 lines read, 0 from NCCL, 0 of unrecognized shape
+
+inconclusive: the input holds no NCCL debug lines
+    rerun with: NCCL_DEBUG=INFO
+
+verdict: INCONCLUSIVE (0 errors, 0 warnings, 0 notes)" -- sh -c '"$1" check --color never --enable ND3001 </dev/null' sh "$bin"
+"$bin" check --color never <"$log" >"$tmp/piped"
+[ $? -eq 1 ] && "$bin" check --color never "$log" | sed "s|$log:|<stdin>:|" | cmp -s - "$tmp/piped" ||
+  { echo "FAIL: check with the log on standard input differs from check FILE"; status=1; }
+expect 3 "nccl-doctor: unknown command 'chek'; did you mean 'check'?
+Run with --help for more information." -- "$bin" chek "$log"
+expect 3 "nccl-doctor: unknown option '--fromat' for check; did you mean '--format'?
+Run with --help for more information." -- "$bin" check --fromat json "$log"
+"$bin" explain socket >"$tmp/page" 2>"$tmp/err"
+if [ $? -ne 0 ] || [ "$(head -1 "$tmp/page")" != "# ND3001 inter-node-socket" ]; then
+  echo "FAIL: explain socket should show ND3001 first"; cat "$tmp/page" "$tmp/err"; status=1
+fi
 "$bin" check --enable ND3001,inter-node-unknown-net --list-rules >"$tmp/list"
 if [ "$(cut -c1-6 "$tmp/list" | tr '\n' ' ')" != "ID     ND3001 ND3005 " ]; then
   echo "FAIL: --list-rules after --enable lists:"; cat "$tmp/list"; status=1

@@ -16,8 +16,20 @@ const RulePage* find_rule_page(std::string_view id) {
   return it != pages.end() && it->id == id ? &*it : nullptr;
 }
 
-std::string explain_rule(const Registry& registry, std::string_view name, std::string& error) {
+std::string explain_rule(const Registry& registry, std::string_view name, std::string& error, std::string* note) {
   const RuleInfo* rule = registry.find(name);
+  if (!rule) {
+    // A word of a slug ("socket") shows the most severe rule it names.
+    auto mentioning = registry.rules_mentioning(name);
+    if (!mentioning.empty()) {
+      rule = mentioning.front();
+      std::string others;
+      for (size_t i = 1; i < mentioning.size(); ++i) {
+        others += fmt::format("{}{} {}", i == 1 ? "; also " : ", ", mentioning[i]->id, mentioning[i]->slug);
+      }
+      if (note != nullptr) *note = fmt::format("'{}': {} {}{}", name, rule->id, rule->slug, others);
+    }
+  }
   if (!rule) {
     const RuleInfo* near = registry.suggest(name);
     error = near ? fmt::format("unknown rule '{}'; did you mean {} ({})?", name, near->id, near->slug)
@@ -38,9 +50,10 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("explain", "Print a rule's documentation page");
   cmd->add_option("rule", *name, "Rule ID (ND3001) or slug (inter-node-socket)")->required()->type_name("ID|SLUG");
   cmd->callback([name, &exit_code] {
-    std::string error;
-    std::string page = explain_rule(all_rules(), *name, error);
+    std::string error, note;
+    std::string page = explain_rule(all_rules(), *name, error, &note);
     if (!error.empty()) throw CLI::ValidationError(error);
+    if (!note.empty()) fmt::print(stderr, "nccl-doctor: {}\n", note);
     exit_code = write_stdout(page) ? 0 : 2;
   });
 }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "src/cli/enum_option.h"
+#include "src/cli/input_args.h"
 #include "src/pipeline/pipeline.h"
 #include "src/report/graph_renderer.h"
 #include "src/report/job_links.h"
@@ -143,8 +144,8 @@ int run_graph(const GraphArgs& args) {
 void add_graph_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<GraphArgs>();
   CLI::App* cmd = app.add_subcommand("graph", "Draw the rings and trees of a communicator (DOT, JSON or text)");
-  cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
-      ->required()
+  cmd->add_option("inputs", args->inputs,
+                  "Log files (one per rank is fine); - or none reads standard input")
       ->type_name("FILE|-");
   cmd->add_option("--comm", args->comm, "Communicator: commId (or a unique prefix) or #k/n; default the largest")
       ->type_name("ID");
@@ -162,7 +163,10 @@ void add_graph_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--allow-net", args->allow_net, "Also count this network plugin name as RDMA (repeatable)")
       ->delimiter(',')
       ->type_name("NAME");
-  cmd->callback([args, &exit_code] { exit_code = run_graph(*args); });
+  cmd->callback([args, &exit_code] {
+    default_inputs_to_stdin(args->inputs);
+    exit_code = run_graph(*args);
+  });
 }
 
 }  // namespace nd

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/cli/enum_option.h"
 #include "src/probe/probe_capture.h"
 #include "src/probe/probe_node.h"
 #include "src/probe/probe_text.h"
@@ -14,8 +15,10 @@
 namespace nd {
 namespace {
 
+enum class ProbeFormat : uint8_t { Text, Json };
+
 struct ProbeArgs {
-  bool json = false;
+  ProbeFormat format = ProbeFormat::Text;
   std::string sysfs_root = "/sys";
   std::string capture;
   bool no_verbs = false;
@@ -46,7 +49,7 @@ int run_probe(const ProbeArgs& a) {
                stats.links, stats.errors, a.capture);
   }
   // One write per record: launchers interleave whole writes, not bytes.
-  std::string out = a.json ? snapshot_record_line(node) + "\n" : render_probe_text(node);
+  std::string out = a.format == ProbeFormat::Json ? snapshot_record_line(node) + "\n" : render_probe_text(node);
   if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
     fmt::print(stderr, "nccl-doctor: error: cannot write the report to standard output\n");
     return 2;
@@ -59,8 +62,11 @@ int run_probe(const ProbeArgs& a) {
 void add_probe_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProbeArgs>();
   CLI::App* cmd = app.add_subcommand("probe", "Describe this node's RDMA devices, GPUs and their PCIe paths");
-  cmd->add_flag("--json", args->json,
-                "One JSON record (schema nccl-doctor.probe/1) on one line, for preflight --aggregate");
+  add_enum_option<ProbeFormat>(cmd, "-f,--format", args->format,
+                               {{"text", ProbeFormat::Text}, {"json", ProbeFormat::Json}},
+                               "Output format; json: one record (schema nccl-doctor.probe/1) on one line, for "
+                               "preflight --aggregate");
+  cmd->add_flag_callback("--json", [args] { args->format = ProbeFormat::Json; }, "Same as --format json");
   cmd->add_option("--sysfs-root", args->sysfs_root, "Read sysfs from here (a capture) instead of /sys")
       ->type_name("DIR")
       ->capture_default_str();

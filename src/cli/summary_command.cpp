@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "src/cli/enum_option.h"
+#include "src/cli/input_args.h"
 #include "src/pipeline/pipeline.h"
 #include "src/report/summary_renderer.h"
 
@@ -23,12 +24,13 @@ struct SummaryArgs {
 void add_summary_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SummaryArgs>();
   CLI::App* cmd = app.add_subcommand("summary", "Show the job: hosts, GPUs, NICs, communicators, transports, rails");
-  cmd->add_option("inputs", args->inputs, "Log files (one per rank is fine); - reads standard input")
-      ->required()
+  cmd->add_option("inputs", args->inputs,
+                  "Log files (one per rank is fine); - or none reads standard input")
       ->type_name("FILE|-");
   add_enum_option<SummaryFormat>(cmd, "-f,--format", args->format,
                                  {{"text", SummaryFormat::Text}, {"json", SummaryFormat::Json}}, "Output format");
   cmd->callback([args, &exit_code] {
+    default_inputs_to_stdin(args->inputs);
     JobModel model;
     std::vector<std::string> errors = read_model(args->inputs, model);
     JobSummary summary = summarize(model);
