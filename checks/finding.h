@@ -32,6 +32,9 @@ struct Finding {
   // IDs of findings this one explains or is explained by ("ND3001"); JSON
   // key "related", omitted when empty.
   std::vector<std::string> related;
+  // One line the user can act on: the rule's `Fix:` line unless the rule
+  // knows a more precise one. JSON key "fix".
+  std::string fix;
   // What the finding is about, beside its rule and communicator, in words
   // that stay the same as more lines arrive ("NET/Socket gpu009 gpu028"):
   // live mode tells each subject once. Empty: its hosts. Not rendered.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -70,6 +71,16 @@ std::vector<std::string_view> Registry::aliases_of(std::string_view id) const {
     if (a.id == id) out.push_back(a.name);
   }
   return out;
+}
+
+std::string_view rule_family(std::string_view id) {
+  static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
+      {"ND10", "input"},     {"ND11", "health"}, {"ND20", "topology"}, {"ND21", "rail"},   {"ND30", "transport"},
+      {"ND31", "config"},    {"ND40", "hardware"}, {"ND50", "cluster"}, {"ND60", "gpu"}};
+  for (const auto& [prefix, family] : kFamilies) {
+    if (id.starts_with(prefix)) return family;
+  }
+  return "other";
 }
 
 size_t edit_distance(std::string_view a, std::string_view b) {

@@ -108,4 +108,9 @@ std::optional<std::string> select_rules(const Registry& registry, const std::vec
 // Levenshtein distance, ASCII case-insensitive.
 size_t edit_distance(std::string_view a, std::string_view b);
 
+// A rule's family from its ID, as the man page, README and `rules --format
+// json` name it: input ND10xx, health ND11xx, topology ND20xx, rail ND21xx,
+// transport ND30xx, config ND31xx, hardware ND40xx, cluster ND50xx, gpu ND60xx.
+std::string_view rule_family(std::string_view id);
+
 }  // namespace nd

@@ -152,3 +152,13 @@ TEST_CASE("selection errors name the option and suggest the closest rule") {
   CHECK(selected({}, {"ND3000-socket"}) ==
         "--disable: bad rule range 'ND3000-socket': a range joins two rule IDs, e.g. ND3000-ND3999");
 }
+
+TEST_CASE("every rule belongs to a named family") {
+  for (const RuleInfo* r : all_rules().infos()) {
+    CAPTURE(r->id);
+    CHECK(rule_family(r->id) != "other");
+  }
+  CHECK(rule_family("ND3001") == "transport");
+  CHECK(rule_family("ND1100") == "health");
+  CHECK(rule_family("ND5004") == "cluster");
+}

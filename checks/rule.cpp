@@ -1,5 +1,7 @@
 #include "checks/rule.h"
 
+#include "checks/rule_fixes.h"
+
 namespace nd {
 namespace {
 
@@ -37,6 +39,7 @@ Finding make_finding(const RuleInfo& info, std::string message, Severity severit
   f.slug = std::string(info.slug);
   f.severity = severity;
   f.message = std::move(message);
+  f.fix = std::string(rule_fix(info.id));
   return f;
 }
 

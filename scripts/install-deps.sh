@@ -3,7 +3,7 @@
 set -eu
 packages="meson ninja-build pkg-config g++ python3
   libre2-dev libboost-graph-dev libcli11-dev libibverbs-dev doctest-dev
-  nlohmann-json3-dev libfmt-dev mandoc graphviz
+  nlohmann-json3-dev libfmt-dev zlib1g-dev libzstd-dev liblzma-dev mandoc graphviz
   openmpi-bin clang libclang-rt-14-dev"
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $packages 2>/dev/null | awk '$4 != "installed" {print $1}')
 # dpkg-query omits packages it has never heard of; compare counts too.

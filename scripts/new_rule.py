@@ -142,7 +142,7 @@ def doc_page(a):
                            "`nccl-doctor preflight --aggregate`."}[a.needs]
     body = "\n".join(f"## {s}\n{a.summary[0].upper() + a.summary[1:]}.\n" if s == "Summary" else f"## {s}\nFILL IN\n"
                      for s in SECTIONS)
-    return f"# {a.id} {a.slug}\n\n{severity}\n\n{body}"
+    return f"# {a.id} {a.slug}\n\n{severity}\n\nFix: FILL IN (one line, shown under each finding)\n\n{body}"
 
 
 def fixtures(a):

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "checks/rule_fixes.h"
 #include "src/cli/enum_option.h"
 #include "src/pipeline/pipeline.h"
 
@@ -38,6 +39,8 @@ std::string render_rules_json(const Registry& registry, const RuleSelection& sel
                      {"severity", severity_name(info.severity)},
                      {"needs", info.needs == Needs::Log ? "log" : "hardware"},
                      {"summary", info.summary},
+                     {"family", rule_family(info.id)},
+                     {"fix", rule_fix(info.id)},
                      {"aliases", aliases}});
   }
   nlohmann::json doc = {{"schema", "nccl-doctor.rules/1"}, {"rules", rules}};

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -26,6 +27,7 @@
 #include "src/report/json_renderer.h"
 #include "src/report/junit_renderer.h"
 #include "src/report/text_renderer.h"
+#include "src/util/decompress.h"
 #include "src/util/parallel.h"
 
 namespace nd {
@@ -117,7 +119,17 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
     head.size = n > 0 ? static_cast<size_t>(n) : 0;
     head.total = static_cast<uint64_t>(st.st_size);
   }
-  if (const char* format = head.compression()) {
+  // A .gz, .zst or .xz file is inflated by a thread into a pipe, which is
+  // then read as any stream is.
+  std::unique_ptr<DecompressingPipe> inflater;
+  if (std::optional<Codec> codec = codec_of(std::string_view(head.bytes, head.size)); codec && regular) {
+    std::string error;
+    inflater = DecompressingPipe::start(fd, *codec, error);
+    if (!inflater) return fmt::format("cannot read '{}': {}", path, error);
+    fd = inflater->read_fd();
+    regular = false;
+    head = InputHead{};
+  } else if (const char* format = head.compression()) {
     if (!is_stdin) ::close(fd);
     return fmt::format("cannot read '{}': it is {}-compressed; decompress it first: {} '{}' | nccl-doctor check -",
                        name, format, decompressor(format), path);
@@ -140,7 +152,14 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
     };
   }
   int err = feed_lines(fd, file, builder, options).error;
-  if (!is_stdin) ::close(fd);
+  if (inflater) {
+    // The pipe and the file are the inflater's to close.
+    if (std::string problem = inflater->finish(); !problem.empty() && err == 0) {
+      return fmt::format("error reading '{}': {} (the lines before it were read)", name, problem);
+    }
+  } else if (!is_stdin) {
+    ::close(fd);
+  }
   bytes = head.total;
   if (err != 0) return fmt::format("error reading '{}': {}", name, std::strerror(err));
   if (const char* format = head.compression()) {

@@ -31,7 +31,8 @@ TEST_CASE("a missing plugin is told apart from a missing rdma-core") {
   CHECK(l.status == VerbsLoadStatus::PluginMissing);
   CHECK(l.message ==
         "libibverbs loads but the verbs backend nd-verbs-ibverbs.so was not found (tried "
-        "/nonexistent/nd-verbs-ibverbs.so)");
+        "/nonexistent/nd-verbs-ibverbs.so); install it beside the tool (build with libibverbs-dev present: 'meson "
+        "setup' then shows 'verbs backend: YES'), or set ND_VERBS_PLUGIN to its path");
 }
 
 TEST_CASE("the real backend loads and, on a machine without devices, reports no RDMA devices") {

@@ -8,7 +8,8 @@
 
 #include <fmt/format.h>
 
-// ND_PLUGIN_DIR comes from src/probe/meson.build (install location).
+// ND_PLUGIN_DIR and ND_PLUGIN_DIR_FROM_BIN come from src/probe/meson.build
+// (the install location, absolute and relative to the binary's folder).
 namespace nd {
 namespace {
 
@@ -26,7 +27,7 @@ std::vector<std::string> plugin_candidates(const EnvLookup& env) {
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     fs::path dir = exe.parent_path();
-    out.push_back((dir / ".." / "lib" / "nccl-doctor" / kVerbsPluginName).string());
+    out.push_back((dir / ND_PLUGIN_DIR_FROM_BIN / kVerbsPluginName).lexically_normal().string());
     // Running from the build tree.
     out.push_back((dir / "probe" / "ibverbs" / kVerbsPluginName).string());
     out.push_back((dir / "src" / "probe" / "ibverbs" / kVerbsPluginName).string());
@@ -89,8 +90,10 @@ VerbsLoad load_verbs_plugin(const EnvLookup& env) {
     return out;
   }
   out.status = VerbsLoadStatus::PluginMissing;
-  out.message = fmt::format("libibverbs loads but the verbs backend {} was not found (tried {})", kVerbsPluginName,
-                            tried);
+  out.message = fmt::format(
+      "libibverbs loads but the verbs backend {} was not found (tried {}); install it beside the tool (build "
+      "with libibverbs-dev present: 'meson setup' then shows 'verbs backend: YES'), or set ND_VERBS_PLUGIN to its path",
+      kVerbsPluginName, tried);
   return out;
 }
 

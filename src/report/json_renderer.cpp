@@ -19,6 +19,7 @@ json finding_json(const Finding& f) {
             {"evidence", evidence}};
   if (!f.comm.empty()) j["communicator"] = f.comm;
   if (!f.related.empty()) j["related"] = f.related;
+  if (!f.fix.empty()) j["fix"] = f.fix;
   return j;
 }
 

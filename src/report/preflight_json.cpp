@@ -41,6 +41,7 @@ std::string render_preflight_json(const PreflightReport& r) {
       ev["text"] = e.text;
       o["evidence"].push_back(std::move(ev));
     }
+    if (!f.fix.empty()) o["fix"] = f.fix;
     j["findings"].push_back(std::move(o));
   }
   j["summary"] = {{"nodes", r.nodes.size()}, {"errors", counts[2]}, {"warnings", counts[1]},

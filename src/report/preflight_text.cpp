@@ -1,4 +1,7 @@
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "src/report/preflight_output.h"
 #include "src/util/text.h"
@@ -19,6 +22,16 @@ std::string render_preflight_text(const PreflightReport& r) {
                          : fmt::format("    {}: {}\n", e.file, printable(e.text));
     }
   }
+  // Each rule's fix once: a cluster's nodes often share one fault.
+  std::vector<std::string> fixed;
+  for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info}) {
+    for (const auto& f : r.findings) {
+      if (f.severity != sev || f.fix.empty() || std::find(fixed.begin(), fixed.end(), f.id) != fixed.end()) continue;
+      fixed.push_back(f.id);
+      out += fmt::format("fix {}: {}\n", f.id, f.fix);
+    }
+  }
+  if (!fixed.empty()) out += fmt::format("details: nccl-doctor explain {}\n", fmt::join(fixed, " "));
   std::string expect = expectations_str(r.expect);
   out += fmt::format("{} node(s) checked{}: {} error(s), {} warning(s), {} note(s){}\n", r.nodes.size(),
                      r.aggregate ? fmt::format(" from {}", r.source) : "", counts[2], counts[1], counts[0],

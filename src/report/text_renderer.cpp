@@ -96,6 +96,17 @@ std::string idle_nics_text(const std::vector<std::string>& nics) {
   return fmt::format("idle NICs: {}", fmt::join(shown, ", "));
 }
 
+std::string explain_hint(const std::vector<Finding>& findings) {
+  std::vector<std::string> ids;
+  for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info}) {
+    for (const auto& f : findings) {
+      if (f.severity == sev && std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
+    }
+  }
+  if (ids.empty()) return {};
+  return fmt::format("details: nccl-doctor explain {}\n", fmt::join(ids, " "));
+}
+
 std::string render_finding(const Finding& f, const TextStyle& style) {
   std::string out = fmt::format("{}: {} [{} {}]\n", paint(style, color_of(f.severity), severity_name(f.severity)),
                                 printable(f.message), f.id, f.slug);
@@ -109,6 +120,7 @@ std::string render_finding(const Finding& f, const TextStyle& style) {
     }
   }
   if (!f.related.empty()) out += fmt::format("    related: {}\n", fmt::join(f.related, ", "));
+  if (!f.fix.empty()) out += fmt::format("    fix: {}\n", f.fix);
   return out;
 }
 
@@ -186,6 +198,7 @@ std::string render_text(const CheckReport& report, const TextStyle& style) {
   }
   out += fmt::format("\nverdict: {} ({}, {}, {})\n", verdict, plural(errors, "error"), plural(warnings, "warning"),
                      plural(infos, "note"));
+  out += explain_hint(report.findings);
   return out;
 }
 
