@@ -29,7 +29,8 @@ struct GraphArgs {
   std::string comm;
   std::string channel = "all";
   GraphKind kind = GraphKind::All;
-  GraphLevel level = GraphLevel::Rank;
+  GraphLevel level = GraphLevel::Auto;
+  uint32_t fold_above = kFoldAboveHosts;
   GraphFormat format = GraphFormat::Dot;
   std::string render;
   std::vector<std::string> allow_net;
@@ -97,6 +98,7 @@ int run_graph(const GraphArgs& args) {
   req.rings = args.kind != GraphKind::Tree;
   req.trees = args.kind != GraphKind::Ring;
   req.level = args.level;
+  req.fold_above_hosts = args.fold_above;
   req.options.allowed_nets = args.allow_net;
 
   JobModel model;
@@ -123,6 +125,12 @@ int run_graph(const GraphArgs& args) {
     return kExitNothing;
   }
   if (!args.render.empty()) {
+    if (view.level == GraphLevel::Rank && view.nodes.size() > kRankLevelMaxRanks) {
+      fmt::print(stderr,
+                 "nccl-doctor: note: {} ranks drawn one by one; Graphviz may take many minutes (--level auto draws "
+                 "hosts above {} ranks)\n",
+                 view.nodes.size(), kRankLevelMaxRanks);
+    }
     std::string err = run_dot(render_graph_dot(view), args.render);
     if (!err.empty()) {
       fmt::print(stderr, "nccl-doctor: error: {}\n", err);
@@ -153,8 +161,16 @@ void add_graph_command(CLI::App& app, int& exit_code) {
   add_enum_option<GraphKind>(cmd, "--kind", args->kind,
                              {{"ring", GraphKind::Ring}, {"tree", GraphKind::Tree}, {"all", GraphKind::All}},
                              "Which graphs");
-  add_enum_option<GraphLevel>(cmd, "--level", args->level, {{"rank", GraphLevel::Rank}, {"host", GraphLevel::Host}},
-                              "One node per rank (clustered by host) or per host");
+  add_enum_option<GraphLevel>(
+      cmd, "--level", args->level,
+      {{"auto", GraphLevel::Auto}, {"rank", GraphLevel::Rank}, {"host", GraphLevel::Host}},
+      fmt::format("One node per rank (clustered by host) or per host; auto: ranks up to {} ranks, else hosts",
+                  kRankLevelMaxRanks));
+  cmd->add_option("--fold-above", args->fold_above,
+                  "Host level: above N hosts, fold the hosts with no warning or error on their links into one node "
+                  "(0: never)")
+      ->type_name("N")
+      ->capture_default_str();
   add_enum_option<GraphFormat>(cmd, "-f,--format", args->format,
                                {{"dot", GraphFormat::Dot}, {"json", GraphFormat::Json}, {"text", GraphFormat::Text}},
                                "Output format");

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/model/ring_graph.h"
+#include "src/report/graph_fold.h"
 #include "src/report/job_links.h"
 #include "src/report/job_summary.h"
 #include "src/util/ranges.h"
@@ -71,11 +72,22 @@ void note_problem(bool& has, Severity& sev, std::string& why, const LinkProblem&
 
 }  // namespace
 
-EdgeIndex::EdgeIndex(const Communicator& comm) {
+EdgeIndex::EdgeIndex(const Communicator& comm) : comm_(comm) {
   for (const Edge& e : comm.edges) {
     auto [it, inserted] = edges_.try_emplace({e.channel, e.sender, e.receiver}, &e);
     if (!inserted && e.conn_index <= 0) it->second = &e;
+    uint32_t host = comm.host_of(e.sender);
+    if (host == kNoHost || host != comm.host_of(e.receiver)) continue;
+    auto [p, added] = inside_.try_emplace(std::minmax(e.sender, e.receiver), &e);
+    if (!added && e.conn_index <= 0 && p->second->conn_index > 0) p->second = &e;
   }
+}
+
+const Edge* EdgeIndex::find_pair_inside(uint32_t a, uint32_t b) const {
+  uint32_t host = comm_.host_of(a);
+  if (host == kNoHost || host != comm_.host_of(b)) return nullptr;
+  auto it = inside_.find(std::minmax(a, b));
+  return it == inside_.end() ? nullptr : it->second;
 }
 
 const Edge* EdgeIndex::find(uint16_t ch, uint32_t a, uint32_t b) const {
@@ -100,9 +112,11 @@ GraphView build_graph(const JobModel& model, const GraphRequest& req) {
   const Communicator& comm = model.comms.at(req.comm);
   GraphView view;
   view.comm = comm.key;
-  view.level = req.level;
-  EdgeIndex index(comm);
   uint32_t n = comm.size();
+  GraphLevel level = req.level;
+  if (level == GraphLevel::Auto) level = n <= req.rank_level_max_ranks ? GraphLevel::Rank : GraphLevel::Host;
+  view.level = level;
+  EdgeIndex index(comm);
   std::map<uint32_t, size_t> host_node;
   auto node_of_host = [&](uint32_t host) {
     auto [it, inserted] = host_node.try_emplace(host, view.nodes.size());
@@ -115,7 +129,7 @@ GraphView build_graph(const JobModel& model, const GraphRequest& req) {
     }
     return it->second;
   };
-  if (req.level == GraphLevel::Rank) {
+  if (level == GraphLevel::Rank) {
     for (uint32_t r = 0; r < n; ++r) {
       GraphNode node;
       node.id = fmt::format("r{}", r);
@@ -129,17 +143,24 @@ GraphView build_graph(const JobModel& model, const GraphRequest& req) {
     for (uint32_t r = 0; r < n; ++r) ++view.nodes[node_of_host(comm.host_of(r))].ranks;
   }
   std::map<std::tuple<size_t, size_t, std::string, std::string>, size_t> edge_of;  // from, to, kind, label
+  std::set<size_t> unlined;  // host nodes with a link inside that has no line
   auto add_link = [&](const char* kind, uint16_t ch, uint32_t a, uint32_t b, const Edge* e) {
+    if (!e) e = index.find_pair_inside(a, b);  // a link inside a host reads P2P or SHM
     std::string label = e ? link_label(model, *e) : kNoLine;
     LinkProblem problem = e ? link_problem(model, comm, *e, req.options) : LinkProblem{};
     size_t from = a, to = b;
     std::string k = kind;
-    if (req.level == GraphLevel::Host) {
+    if (level == GraphLevel::Host) {
       from = node_of_host(comm.host_of(a));
       to = node_of_host(comm.host_of(b));
       if (from == to) {
         GraphNode& node = view.nodes[from];
-        node.inside.insert(label);
+        // A missing line is no transport: listed only where nothing else is known.
+        if (label == kNoLine) {
+          unlined.insert(from);
+        } else {
+          node.inside.insert(label);
+        }
         note_problem(node.has_problem, node.problem, node.problem_why, problem);
         return;
       }
@@ -174,6 +195,12 @@ GraphView build_graph(const JobModel& model, const GraphRequest& req) {
       }
     }
   }
+  for (size_t i : unlined) {
+    if (view.nodes[i].inside.empty()) view.nodes[i].inside.insert(kNoLine);
+  }
+  if (level == GraphLevel::Host && req.fold_above_hosts > 0 && view.nodes.size() > req.fold_above_hosts) {
+    return fold_healthy_hosts(view);
+  }
   return view;
 }
 
@@ -201,6 +228,7 @@ std::string render_graph_dot(const GraphView& view) {
   }
   graph_attrs["label"] = dot_text(fmt::format("communicator {}: {} ({} level)", view.comm, what.empty() ? "no links" : what,
                                               view.level == GraphLevel::Rank ? "rank" : "host"));
+  if (view.fold) graph_attrs["label"] += "\\n" + fold_caption(*view.fold);
   graph_attrs["labelloc"] = "t";
   graph_attrs["fontname"] = "Helvetica";
   graph_attrs["rankdir"] = "LR";
@@ -229,6 +257,10 @@ std::string render_graph_dot(const GraphView& view) {
         c["color"] = "#9e9e9e";
       }
       boost::add_vertex(i, *it->second);
+    } else if (node.hosts > 0) {
+      a["label"] = folded_node_label(node);
+      a["style"] = "rounded,filled";
+      a["fillcolor"] = "#eeeeee";
     } else {
       std::vector<std::string> inside(node.inside.begin(), node.inside.end());
       a["label"] = dot_text(node.host_name) +
@@ -278,6 +310,9 @@ std::string render_graph_json(const GraphView& view) {
   j["level"] = view.level == GraphLevel::Rank ? "rank" : "host";
   j["ring_channels"] = view.ring_channels;
   j["tree_channels"] = view.tree_channels;
+  if (view.fold) {
+    j["fold"] = {{"hosts", view.fold->hosts}, {"folded", view.fold->folded}, {"shown", view.fold->shown}};
+  }
   j["nodes"] = json::array();
   for (const GraphNode& n : view.nodes) {
     json node = {{"id", n.id}, {"host", n.host == kNoHost ? json() : json(valid_utf8(n.host_name))}};
@@ -287,6 +322,13 @@ std::string render_graph_json(const GraphView& view) {
     } else {
       node["ranks"] = n.ranks;
       node["inside"] = std::vector<std::string>(n.inside.begin(), n.inside.end());
+      if (n.hosts > 0) {
+        node["hosts"] = n.hosts;
+        node["between"] = json::array();
+        for (const auto& [transport, links] : n.between) {
+          node["between"].push_back({{"transport", valid_utf8(transport)}, {"links", links}});
+        }
+      }
     }
     node["problem"] = n.has_problem ? json({{"severity", severity_name(n.problem)}, {"why", n.problem_why}}) : json();
     j["nodes"].push_back(std::move(node));

@@ -47,8 +47,12 @@ void ring_text(const JobModel& model, const Communicator& comm, uint16_t ch, con
     seen[*next] = true;
     order.push_back(*next);
   }
-  auto label_of = [&](uint32_t a, uint32_t b) {
+  auto edge_of = [&](uint32_t a, uint32_t b) {
     const Edge* e = index.find(ch, a, b);
+    return e ? e : index.find_pair_inside(a, b);
+  };
+  auto label_of = [&](uint32_t a, uint32_t b) {
+    const Edge* e = edge_of(a, b);
     return e ? link_label(model, *e) : std::string(kNoLine);
   };
   size_t i = 0;
@@ -59,7 +63,7 @@ void ring_text(const JobModel& model, const Communicator& comm, uint16_t ch, con
     std::string marks;
     while (j + 1 < order.size() && comm.host_of(order[j + 1]) == host) {
       inside.insert(label_of(order[j], order[j + 1]));
-      std::string m = problem_mark(model, comm, index.find(ch, order[j], order[j + 1]), options);
+      std::string m = problem_mark(model, comm, edge_of(order[j], order[j + 1]), options);
       if (marks.empty()) marks = m;
       ++j;
     }
@@ -133,6 +137,7 @@ void tree_text(const JobModel& model, const Communicator& comm, uint16_t ch, con
       if (it.depth > 0) {
         const Edge* e = index.find(ch, it.parent, it.rank);
         if (!e) e = index.find(ch, it.rank, it.parent);
+        if (!e) e = index.find_pair_inside(it.parent, it.rank);
         line += fmt::format("  {}{}", e ? link_label(model, *e) : kNoLine, problem_mark(model, comm, e, options));
       }
       out += line + "\n";

@@ -1,0 +1,125 @@
+#!/bin/sh
+# Benchmark: `nccl-doctor graph` on a cluster-scale job (default 1024 hosts x
+# 8 GPUs = 8192 ranks, 32 channels, one socket host pair and one SHM host):
+# DOT and JSON generation, and `graph --render` through Graphviz, each against
+# `check` on the same log, with CPU time and peak RSS. Fails when `graph` or
+# `graph --render` takes ND_BENCH_GRAPH_LIMIT seconds or more; without
+# Graphviz it says so, skips the render timing and exits 77. Not part of CI.
+#
+#   sh bench/graph.sh
+#   ND_BENCH_HOSTS=256 sh bench/graph.sh
+#
+# Environment: ND_BENCH_DIR (default /tmp/nd-bench), ND_BENCH_BIN (default
+# build/src/nccl-doctor), ND_BENCH_REPEAT (runs per timing, the fastest
+# counts; default 3), ND_BENCH_HOSTS/GPUS/CHANNELS/VERSION,
+# ND_BENCH_GRAPH_LIMIT (seconds, default 10).
+set -eu
+cd "$(dirname "$0")/.."
+dir=${ND_BENCH_DIR:-/tmp/nd-bench}
+bin=$(realpath "${ND_BENCH_BIN:-build/src/nccl-doctor}")
+repeat=${ND_BENCH_REPEAT:-3}
+hosts=${ND_BENCH_HOSTS:-1024}
+gpus=${ND_BENCH_GPUS:-8}
+channels=${ND_BENCH_CHANNELS:-32}
+version=${ND_BENCH_VERSION:-2.18}
+limit=${ND_BENCH_GRAPH_LIMIT:-10}
+
+if [ ! -x /usr/bin/time ]; then
+  echo "bench: installing GNU time for peak RSS"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
+fi
+[ -x "$bin" ] || { echo "bench: no binary at $bin (build first: meson setup build --buildtype=release && ninja -C build)"; exit 1; }
+mkdir -p "$dir"
+
+# Init and connection lines only: the graph's cost is the job's size, not
+# the COLL lines after it.
+log=$dir/graph-${hosts}x${gpus}-${channels}ch-${version}.log
+if [ ! -s "$log" ]; then
+  echo "bench: generating $hosts hosts x $gpus GPUs, $channels channels, NCCL $version (no COLL lines)"
+  python3 bench/gen_biglog.py --hosts "$hosts" --gpus-per-host "$gpus" --channels "$channels" \
+    --version "$version" --socket-pair 3,4 --shm-host 7 --ops 0 -o "$log"
+fi
+
+# measure NAME COMMAND...: the fastest of $repeat runs; sets $secs, $cpu
+# (user + system of that run) and $rss (KB, the most of any run).
+measure() {
+  name=$1
+  shift
+  best=""
+  cpu=0
+  rss=0
+  i=0
+  while [ $i -lt "$repeat" ]; do
+    /usr/bin/time -v -o "$dir/time.txt" sh -c "$*" >"$dir/out.txt" 2>"$dir/err.txt" || true
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$dir/time.txt" |
+           awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
+    c=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$dir/time.txt")
+    r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
+    if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then
+      best=$wall
+      cpu=$c
+    fi
+    [ "$r" -gt "$rss" ] && rss=$r
+    i=$((i + 1))
+  done
+  secs=$best
+  printf '  %-44s %8.2f s   CPU %6.2f s   peak RSS %7.1f MB\n' "$name" "$secs" "$cpu" "$(awk "BEGIN { print $rss / 1024 }")"
+}
+ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
+under() { awk "BEGIN { exit !($1 < $2) }"; }
+
+echo
+echo "bench: $(stat -c %s "$log") bytes, $(wc -l <"$log") lines, $hosts hosts x $gpus GPUs; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
+cat "$log" >/dev/null
+measure "nccl-doctor check FILE" "'$bin' check --color never '$log'"
+t_check=$secs
+measure "nccl-doctor graph FILE (DOT)" "'$bin' graph '$log'"
+t_dot=$secs
+cp "$dir/out.txt" "$dir/graph.dot"
+caption=$(grep -o '[0-9]* hosts: [^"]*' "$dir/graph.dot" | head -1 || true)
+nodes=$(grep -c '^[0-9a-z]*\[' "$dir/graph.dot" || true)
+edges=$(grep -c ' -> ' "$dir/graph.dot" || true)
+measure "nccl-doctor graph --format json FILE" "'$bin' graph --format json '$log'"
+t_json=$secs
+measure "nccl-doctor graph --level rank FILE (DOT)" "'$bin' graph --level rank '$log'"
+rank_nodes=$(grep -c '^[0-9]*\[' "$dir/out.txt" || true)
+status=0
+render=""
+if command -v dot >/dev/null 2>&1; then
+  measure "nccl-doctor graph --render FILE.svg" "'$bin' graph --render '$dir/graph.svg' '$log'"
+  t_render=$secs
+  render=yes
+  [ -s "$dir/graph.svg" ] || { echo "  graph --render wrote no SVG: $(cat "$dir/err.txt")"; status=1; }
+else
+  echo "  SKIPPED: graph --render: Graphviz 'dot' is not installed (Debian: apt-get install graphviz);"
+  echo "           only DOT generation is timed"
+fi
+echo "  picture: $nodes nodes, $edges edges; $caption"
+echo "  (--level rank: $rank_nodes nodes; Graphviz takes minutes on it)"
+echo
+echo "  graph DOT / check          $(ratio "$t_dot" "$t_check")"
+echo "  graph JSON / check         $(ratio "$t_json" "$t_check")"
+if under "$t_dot" "$limit"; then
+  echo "  graph DOT                  $t_dot s   (target < $limit s)"
+else
+  echo "  graph DOT                  $t_dot s   FAIL: target < $limit s"
+  status=1
+fi
+if [ -n "$render" ]; then
+  echo "  render / DOT               $(ratio "$t_render" "$t_dot")"
+  if under "$t_render" "$limit"; then
+    echo "  graph --render             $t_render s   (target < $limit s)"
+  else
+    echo "  graph --render             $t_render s   FAIL: target < $limit s"
+    status=1
+  fi
+fi
+if [ $status -ne 0 ]; then
+  echo "bench: FAIL"
+  exit 1
+fi
+if [ -z "$render" ]; then
+  echo "bench: PASS for DOT; render SKIPPED (no Graphviz)"
+  exit 77
+fi
+echo "bench: PASS"
