@@ -54,6 +54,25 @@ if ! diff -u good-bad.expected.txt "$tmp/stdin-log.txt"; then
   echo "FAIL: diff of a log on standard input differs from the diff of the logs"
   status=1
 fi
+# Bad input: the exit statuses of check, and 3 for usage.
+expect_status() {  # expect_status STATUS -- command...
+  want=$1
+  shift 2
+  "$@" </dev/null >/dev/null 2>"$tmp/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $* exited $got, not $want:"
+    cat "$tmp/err"
+    status=1
+  fi
+}
+expect_status 3 -- "$bin" diff - -
+expect_status 3 -- "$bin" diff good.log
+expect_status 2 -- "$bin" diff good.log "$tmp/missing.log"
+expect_status 4 -- "$bin" diff good.log /dev/null
+"$bin" summary --format json good.log >"$tmp/summary.json" 2>>"$tmp/stderr"
+expect_status 2 -- "$bin" diff "$tmp/summary.json" bad.log
+
 if [ -s "$tmp/stderr" ]; then
   echo "FAIL: unexpected standard error:"
   cat "$tmp/stderr"

@@ -225,7 +225,7 @@ std::string where_text(const std::vector<HostPair>& pairs) {
   }
   std::string out = fmt::format("between {} and {}", pairs.front().first, pairs.front().second);
   if (pairs.size() == 2) out += fmt::format(", {} and {}", pairs[1].first, pairs[1].second);
-  if (pairs.size() > 2) out += fmt::format(" and {} more host pairs", pairs.size() - 1);
+  if (pairs.size() > 2) out += fmt::format(" (and {} more host pairs)", pairs.size() - 1);
   return out;
 }
 
@@ -495,9 +495,11 @@ struct FindingRef {
   bool used = false;
 };
 
+// "new error ND3001 inter-node-socket: ...", "error ND3001 inter-node-socket now: ...".
 std::string finding_text(const char* what, const FindingRef& r) {
-  std::string head = fmt::format("{} {} {} {}: ", what, text_of(field(*r.f, "severity")), text_of(field(*r.f, "id")),
+  std::string rule = fmt::format("{} {} {}", text_of(field(*r.f, "severity")), text_of(field(*r.f, "id")),
                                  text_of(field(*r.f, "slug")));
+  std::string head = std::string_view(what) == "now" ? rule + " now: " : fmt::format("{} {}: ", what, rule);
   size_t room = kLineWidth > head.size() + 20 ? kLineWidth - head.size() : 20;
   return head + display(r.message, room);
 }
@@ -553,7 +555,7 @@ void diff_findings(const json& good, const json& bad, const std::map<std::string
         Change change = after > before ? Change::Worse : after < before ? Change::Better : Change::Changed;
         json detail = finding_detail("changed", y);
         detail["was"] = field(*x.f, "message");
-        out.push_back(item("finding", change, finding_text("changed", y), detail));
+        out.push_back(item("finding", change, finding_text("now", y), detail));
         break;
       }
     }

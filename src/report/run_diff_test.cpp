@@ -124,6 +124,10 @@ TEST_CASE("diff tells ranks that moved, versions, findings new and gone, busbw a
   bad["summary"]["nccl_versions"] = {"2.21.5"};
   good["findings"].push_back({{"id", "ND3102"}, {"slug", "nccl-outdated"}, {"severity", "info"},
                               {"message", "NCCL 2.19.3 is old"}, {"hosts", json::array()}});
+  bad["findings"].push_back({{"id", "ND3102"}, {"slug", "nccl-outdated"}, {"severity", "info"},
+                             {"message", "NCCL 2.21.5 is old"}, {"hosts", json::array()}});
+  good["findings"].push_back({{"id", "ND6001"}, {"slug", "gpu-busy-low"}, {"severity", "warning"},
+                              {"message", "gpu01 GPU 0 is busy 40 %"}, {"hosts", {"gpu01"}}});
   good["findings"].push_back({{"id", "ND2008"}, {"slug", "uneven-ranks-per-host"}, {"severity", "warning"},
                               {"message", "communicator 0xaaaa: gpu01 holds 3 ranks"}, {"communicator", "0xaaaa"},
                               {"hosts", {"gpu01"}}});
@@ -141,8 +145,9 @@ TEST_CASE("diff tells ranks that moved, versions, findings new and gone, busbw a
   CHECK(texts(d.job) == std::vector<std::string>{
                             "changed: hosts new in the job: gpu07",
                             "changed: NCCL version 2.19.3 -> 2.21.5",
+                            "changed: info ND3102 nccl-outdated now: NCCL 2.21.5 is old",
                             "worse: new warning ND3120 nccl-warning: gpu02: NET/IB : Got async event : port error",
-                            "changed: gone info ND3102 nccl-outdated: NCCL 2.19.3 is old",
+                            "better: gone warning ND6001 gpu-busy-low: gpu01 GPU 0 is busy 40 %",
                             "worse: busbw of all_reduce (4 ranks) fell 33 % (180.0 -> 120.0 GB/s)",
                             "changed: GPU utilisation of gpu01 GPU 0 fell from 95 % to 40 %",
                         });
