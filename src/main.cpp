@@ -10,6 +10,7 @@
 #include "nd_config.h"
 #include "src/cli/check_command.h"
 #include "src/cli/did_you_mean.h"
+#include "src/cli/diff_command.h"
 #include "src/cli/explain_command.h"
 #include "src/cli/rules_command.h"
 #include "src/cli/graph_command.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   nd::add_explain_command(app, exit_code);
   nd::add_summary_command(app, exit_code);
   nd::add_graph_command(app, exit_code);
+  nd::add_diff_command(app, exit_code);
   nd::add_probe_command(app, exit_code);
   nd::add_preflight_command(app, exit_code);
 

@@ -115,6 +115,11 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
 
   Cell* last = nullptr;
   CellKey last_key{};
+  // The same cells, one set per channel: `diff` compares runs channel by
+  // channel. Keyed like the matrix, with the channel in the transport's place.
+  std::map<std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool>, Cell> channel_cells;
+  Cell* last_channel = nullptr;
+  std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool> last_channel_key{};
   for (const auto& e : c.edges) {
     uint32_t a = c.host_of(e.sender);
     uint32_t b = c.host_of(e.receiver);
@@ -130,7 +135,25 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
     }
     if (!last->sample) last->sample = &e;
     ++last->connections;
+    // Neighbouring edges mostly share a channel and host pair here too.
+    std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool> channel_key{e.channel, a, b, key.transport, key.gdr};
+    if (!last_channel || last_channel_key != channel_key) {
+      last_channel = &channel_cells[channel_key];
+      last_channel_key = channel_key;
+    }
+    if (!last_channel->sample) last_channel->sample = &e;
+    ++last_channel->connections;
   }
+  // Labels join cells (GDR on either side), and the order is by host name.
+  std::map<std::tuple<uint16_t, std::string, std::string, std::string>, ChannelLink> links;
+  for (const auto& [key, cell] : channel_cells) {
+    auto [channel, a, b, transport, gdr] = key;
+    std::string label = link_label(m, *cell.sample);
+    ChannelLink& link = links[{channel, m.host_name(a), m.host_name(b), label}];
+    if (link.connections == 0) link = {channel, a, b, m.host_name(a), m.host_name(b), label, 0};
+    link.connections += cell.connections;
+  }
+  for (auto& [key, link] : links) cs.links.push_back(std::move(link));
   return cs;
 }
 
@@ -248,6 +271,14 @@ void summarize_rails(const JobModel& m, JobSummary& s) {
   }
 }
 
+void summarize_settings(const JobModel& m, JobSummary& s) {
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> values;
+  for (const auto& e : m.env) values[{e.name, e.value}].insert(m.host_name(e.host));
+  for (auto& [setting, hosts] : values) {
+    s.settings.push_back({setting.first, setting.second, {hosts.begin(), hosts.end()}});
+  }
+}
+
 }  // namespace
 
 JobSummary summarize(const JobModel& model) {
@@ -281,6 +312,7 @@ JobSummary summarize(const JobModel& model) {
   for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk));
   summarize_matrix(model, walk.cells, s);
   summarize_rails(model, s);
+  summarize_settings(model, s);
   s.gpu_side = summarize_gpu_side(model);
 
   Coverage& cov = s.coverage;

@@ -58,6 +58,19 @@ struct HostSummary {
   std::vector<size_t> nics;             // indices into JobSummary::nics
 };
 
+// The connections of one channel from one host to another, by link label
+// (link_label(): "P2P", "SHM", "NET/IB+GDR", "NET/Socket"); `from` equals
+// `to` inside a host. What `diff` compares channel by channel.
+struct ChannelLink {
+  uint16_t channel = 0;
+  uint32_t from = kNoHost;
+  uint32_t to = kNoHost;
+  std::string from_name;
+  std::string to_name;
+  std::string label;
+  uint64_t connections = 0;
+};
+
 struct CommSummary {
   std::string key;
   uint32_t nranks = 0;
@@ -72,6 +85,17 @@ struct CommSummary {
   size_t tree_channels = 0;
   size_t edges = 0;  // merged connection edges
   bool synthetic = false;
+  // Connections between placed ranks, by channel, host pair and label;
+  // sorted by channel, from_name, to_name, label.
+  std::vector<ChannelLink> links;
+};
+
+// One NCCL_* setting NCCL echoed (`NCCL_X set by environment to V`), with
+// the hosts that echoed that value, by name.
+struct SettingSummary {
+  std::string name;
+  std::string value;
+  std::vector<std::string> hosts;  // "host unknown" for lines that name none
 };
 
 // The transports of the connection lines from one host to another.
@@ -138,6 +162,7 @@ struct JobSummary {
   std::vector<CommSummary> comms;          // in model order
   std::vector<TransportCell> matrix;       // by (from, to) host id
   std::vector<RailSummary> rails;          // hosts with inter-node NET traffic, by name
+  std::vector<SettingSummary> settings;    // by name, then value
   Coverage coverage;
   InputCounters counters;
   std::vector<std::string> files;

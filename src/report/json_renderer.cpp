@@ -1,6 +1,11 @@
 #include "src/report/json_renderer.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
 
 namespace nd {
 
@@ -102,10 +107,73 @@ void add_gpu_side(const GpuSideSummary& g, json& out, bool with_inputs) {
   }
 }
 
+namespace {
+
+// Each placed rank of each communicator: its host and GPU, by rank.
+std::vector<json> comm_ranks(const JobSummary& s) {
+  std::vector<std::map<uint32_t, json>> by_comm(s.comms.size());
+  for (const auto& h : s.host_rows) {
+    for (const auto& g : h.gpus) {
+      for (const auto& [c, rank] : g.ranks) {
+        if (c >= by_comm.size()) continue;
+        by_comm[c][rank] = {{"rank", rank},
+                            {"host", h.name},
+                            {"cuda_dev", g.cuda_dev >= 0 ? json(g.cuda_dev) : json()},
+                            {"nvml_dev", g.nvml_dev >= 0 ? json(g.nvml_dev) : json()}};
+      }
+    }
+  }
+  std::vector<json> out;
+  for (auto& ranks : by_comm) {
+    json list = json::array();
+    for (auto& [rank, j] : ranks) list.push_back(std::move(j));
+    out.push_back(std::move(list));
+  }
+  return out;
+}
+
+json links_json(const std::vector<ChannelLink>& links) {
+  json out = json::array();
+  for (const auto& l : links) {
+    out.push_back({{"channel", l.channel},
+                   {"from", l.from_name},
+                   {"to", l.to_name},
+                   {"transport", l.label},
+                   {"connections", l.connections}});
+  }
+  return out;
+}
+
+// The NICs each host's inter-node connection lines use ("mlx5_0", or
+// "NET/IB/0" where the host listed no devices), by host name.
+json nics_used_json(const std::vector<RailSummary>& rails) {
+  json out = json::array();
+  for (const auto& rail : rails) {
+    std::set<std::pair<std::string, std::string>> nics;
+    for (const auto& u : rail.uses) {
+      nics.insert({u.net, u.nic.empty() ? fmt::format("NET/{}/{}", u.net, u.dev) : u.nic});
+    }
+    json list = json::array();
+    for (const auto& [net, nic] : nics) list.push_back({{"net", net}, {"nic", nic}});
+    out.push_back({{"host", rail.name}, {"nics", list}});
+  }
+  return out;
+}
+
+json settings_json(const std::vector<SettingSummary>& settings) {
+  json out = json::array();
+  for (const auto& e : settings) out.push_back({{"name", e.name}, {"value", e.value}, {"hosts", e.hosts}});
+  return out;
+}
+
+}  // namespace
+
 json report_json(const CheckReport& r) {
   const JobSummary& s = r.summary;
   json comms = json::array();
-  for (const auto& c : s.comms) {
+  std::vector<json> ranks = comm_ranks(s);
+  for (size_t i = 0; i < s.comms.size(); ++i) {
+    const CommSummary& c = s.comms[i];
     // nnodes is null where NCCL did not print it: 0 would read as no node.
     comms.push_back({{"id", c.key},
                      {"nranks", c.nranks},
@@ -116,7 +184,9 @@ json report_json(const CheckReport& r) {
                      {"ring_channels", c.ring_channels},
                      {"tree_channels", c.tree_channels},
                      {"edges", c.edges},
-                     {"synthetic", c.synthetic}});
+                     {"synthetic", c.synthetic},
+                     {"ranks", std::move(ranks[i])},
+                     {"links", links_json(c.links)}});
   }
   json idle = json::array();
   for (const auto& rail : s.rails) {
@@ -141,6 +211,8 @@ json report_json(const CheckReport& r) {
         {"gdr", s.gdr},
         {"networks", names(s.networks)},
         {"idle_nics", idle},
+        {"nics_used", nics_used_json(s.rails)},
+        {"settings", settings_json(s.settings)},
         {"lines", s.counters.lines},
         {"nccl_lines", s.counters.nccl_lines},
         {"unrecognized_lines", s.counters.unknown_lines},

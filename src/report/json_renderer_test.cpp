@@ -88,8 +88,42 @@ TEST_CASE("JSON report: a communicator's nNodes is null where NCCL did not print
                                        {"ring_channels", 4},
                                        {"tree_channels", 4},
                                        {"edges", 64},
-                                       {"synthetic", false}}));
+                                       {"synthetic", false},
+                                       {"ranks", json::array()},
+                                       {"links", json::array()}}));
   CHECK(j["summary"]["idle_nics"] == json::array({{{"host", "gpu01"}, {"nics", {"mlx5_1"}}}}));
   r.summary.comms[0].nnodes = 2;
   CHECK(json::parse(render_json(r))["communicators"][0]["nnodes"] == 2);
+}
+
+TEST_CASE("JSON report: ranks' hosts and GPUs, links by channel, NICs in use and settings, for diff") {
+  CheckReport r;
+  CommSummary c;
+  c.key = "0x5";
+  c.nranks = 2;
+  c.links = {{0, 0, 1, "gpu01", "gpu02", "NET/IB+GDR", 1}};
+  r.summary.comms = {c};
+  HostSummary h;
+  h.name = "gpu01";
+  h.gpus.push_back({2771, true, 0, 4, std::nullopt, {{0, 1}}});
+  r.summary.host_rows = {h};
+  RailSummary rail;
+  rail.name = "gpu01";
+  rail.uses.push_back({0, std::nullopt, "IB", 0, "mlx5_0", 2, false, {}});
+  rail.uses.push_back({1, std::nullopt, "IB", 3, "", 2, false, {}});
+  r.summary.rails = {rail};
+  r.summary.settings = {{"NCCL_IB_DISABLE", "1", {"gpu01", "gpu02"}}};
+  json j = json::parse(render_json(r));
+  CHECK(j["communicators"][0]["ranks"] ==
+        json::array({{{"rank", 1}, {"host", "gpu01"}, {"cuda_dev", 0}, {"nvml_dev", 4}}}));
+  CHECK(j["communicators"][0]["links"] == json::array({{{"channel", 0},
+                                                        {"from", "gpu01"},
+                                                        {"to", "gpu02"},
+                                                        {"transport", "NET/IB+GDR"},
+                                                        {"connections", 1}}}));
+  CHECK(j["summary"]["nics_used"] ==
+        json::array({{{"host", "gpu01"},
+                      {"nics", {{{"net", "IB"}, {"nic", "NET/IB/3"}}, {{"net", "IB"}, {"nic", "mlx5_0"}}}}}}));
+  CHECK(j["summary"]["settings"] ==
+        json::array({{{"name", "NCCL_IB_DISABLE"}, {"value", "1"}, {"hosts", {"gpu01", "gpu02"}}}}));
 }
