@@ -49,8 +49,17 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, out, err = run(["check", "--bogus", "ok.log"])
     expect("unknown flag exits 3", rc == 3 and "--bogus" in err, err)
-    rc, out, err = run(["check"])
-    expect("no input exits 3", rc == 3 and "inputs is required" in err, err)
+    # No input named: standard input when it is a pipe, a usage error when it is a terminal.
+    import pty
+    terminal, other_end = pty.openpty()
+    p = subprocess.run([BIN, "check"], stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    os.close(terminal)
+    os.close(other_end)
+    err = p.stderr.decode()
+    expect("no input with a terminal on stdin exits 3", p.returncode == 3 and
+           err.startswith("no input: name log files, or pipe one in (job 2>&1 | nccl-doctor check)"), err)
+    rc, out, err = run(["check"], stdin=SOCKET_PAIR)
+    expect("no input named reads a piped stdin", rc == 1 and "[ND3001 inter-node-socket]" in out, out + err)
     rc, out, err = run(["check", "--format", "xml", "ok.log"])
     expect("bad option value exits 3", rc == 3 and "xml" in err, err)
     rc, out, err = run([])
@@ -76,10 +85,22 @@ with tempfile.TemporaryDirectory() as tmp:
     # A compressed log is named as such, from a file and from a pipe.
     import gzip
     open("job.log.gz", "wb").write(gzip.compress(SOCKET_PAIR))
-    rc, out, err = run(["check", "job.log.gz"])
-    expect("gzip file exits 2 and says how to read it", rc == 2 and
-           err == "nccl-doctor: error: cannot read 'job.log.gz': it is gzip-compressed; decompress it first: "
-                  "zcat 'job.log.gz' | nccl-doctor check -\n", err)
+    open("job.log", "wb").write(SOCKET_PAIR)
+    _, plain, _ = run(["check", "--format", "json", "job.log"])
+    rc, out, err = run(["check", "--format", "json", "job.log.gz"])
+    expect("a gzip file is read as its plain text", rc == 1 and err == "" and
+           out == plain.replace('"job.log"', '"job.log.gz"'), err)
+    open("cut.log.gz", "wb").write(gzip.compress(SOCKET_PAIR * 50)[:-40])
+    rc, out, err = run(["check", "cut.log.gz"])
+    expect("a cut gzip file exits 2, saying so, after reading what it holds", rc == 2 and
+           err == "nccl-doctor: error: error reading 'cut.log.gz': truncated gzip data (the lines before it were "
+                  "read)\n" and "[ND3001 inter-node-socket]" in out, err)
+    import bz2
+    open("job.log.bz2", "wb").write(bz2.compress(SOCKET_PAIR))
+    rc, out, err = run(["check", "job.log.bz2"])
+    expect("a bzip2 file exits 2 and says how to read it", rc == 2 and
+           err == "nccl-doctor: error: cannot read 'job.log.bz2': it is bzip2-compressed; decompress it first: "
+                  "bzcat 'job.log.bz2' | nccl-doctor check -\n", err)
     rc, out, err = run(["check", "-"], stdin=gzip.compress(SOCKET_PAIR))
     expect("gzip on stdin exits 2", rc == 2 and "<stdin>' : it is gzip-compressed".replace("' :", "':") in err, err)
 

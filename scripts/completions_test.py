@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-COMMANDS = ["check", "rules", "explain", "summary", "graph", "probe", "preflight"]
+COMMANDS = ["check", "rules", "explain", "summary", "graph", "diff", "probe", "preflight"]
 
 
 def help_options(tool, cmd):
@@ -29,7 +29,7 @@ def zsh_options(text, cmd):
     m = re.search(r"^    %s\)\n(.*?);;" % cmd, text, re.M | re.S)
     if not m:
         return set()
-    return set(re.findall(r"(--[a-z][a-z-]*)(?=[\[']|\}\[)", m.group(1)))
+    return set(re.findall(r"(--[a-z][a-z-]*)(?=[\['}])", m.group(1)))
 
 
 def complete_with_bash(script, line):

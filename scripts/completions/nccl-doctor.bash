@@ -10,7 +10,7 @@ _nccl_doctor() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local commands="check rules explain summary graph probe preflight"
+  local commands="check rules explain summary graph diff probe preflight"
   local cmd="" i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
@@ -27,7 +27,7 @@ _nccl_doctor() {
     -f|--format)
       case $cmd in
         check) COMPREPLY=($(compgen -W "text json junit" -- "$cur")) ;;
-        rules|summary|probe) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+        rules|summary|probe|diff) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
         graph) COMPREPLY=($(compgen -W "dot json text" -- "$cur")) ;;
         preflight) COMPREPLY=($(compgen -W "text json junit prometheus" -- "$cur")) ;;
       esac
@@ -35,13 +35,13 @@ _nccl_doctor() {
     --fail-on) COMPREPLY=($(compgen -W "error warning info inconclusive" -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --kind) COMPREPLY=($(compgen -W "ring tree all" -- "$cur")); return ;;
-    --level) COMPREPLY=($(compgen -W "rank host" -- "$cur")); return ;;
+    --level) COMPREPLY=($(compgen -W "auto rank host" -- "$cur")); return ;;
     --enable|--disable)
       COMPREPLY=($(compgen -W "$(nccl-doctor rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur"))
       return ;;
     --sysfs-root|--capture) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --expect-file|--aggregate|--render|-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --allow-net|--max-evidence|--min-gpu-util|--expect-busbw|--hang-after|--expect|--comm|--channel) return ;;
+    --allow-net|--max-evidence|--min-gpu-util|--expect-busbw|--hang-after|--expect|--comm|--channel|--fold-above) return ;;
   esac
 
   local opts
@@ -51,7 +51,8 @@ _nccl_doctor() {
     rules) opts="--format --help" ;;
     explain) opts="--help" ;;
     summary) opts="--format --help" ;;
-    graph) opts="--allow-net --channel --comm --format --help --kind --level --render" ;;
+    graph) opts="--allow-net --channel --comm --fold-above --format --help --kind --level --render" ;;
+    diff) opts="--allow-net --format --help" ;;
     probe) opts="--capture --format --help --json --no-verbs --sysfs-root" ;;
     preflight) opts="--aggregate --expect --expect-file --format --help --no-local-rules --no-verbs --output --reason
                      --sysfs-root" ;;

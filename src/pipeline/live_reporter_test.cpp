@@ -76,7 +76,9 @@ TEST_CASE("a socket link is told at the line that decides it, once per host pair
   CHECK(run.after_line[2] ==
         "nccl-doctor: error: rank 0 on gpu009 -> rank 1 on gpu028, channel 00, via NET/Socket (1 connection) "
         "[ND3001 inter-node-socket]\n"
-        "    job.log:3: gpu009:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+        "    job.log:3: gpu009:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+        "    fix: make NCCL use RDMA: unset NCCL_IB_DISABLE / NCCL_NET=Socket, install rdma-core and its provider, "
+        "check ibv_devinfo\n");
   // The same pair again, the other way too: its message grows, it is not told again.
   CHECK(run.after_line[3] == "");
   CHECK(run.after_line[4] == "");
@@ -130,7 +132,8 @@ TEST_CASE("SHM is told once both ranks are placed; NET inside one host likewise"
   });
   CHECK(placed.after_line[3] ==
         "nccl-doctor: warning: ranks 0-1 on node1, channel 00, via SHM (1 connection) [ND3002 intra-node-shm]\n"
-        "    job.log:4: node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n");
+        "    job.log:4: node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"
+        "    fix: unset NCCL_P2P_DISABLE or a low NCCL_P2P_LEVEL; run a node's ranks with --ipc=host; check ACS\n");
   CHECK(placed.after_line[4].starts_with(
       "nccl-doctor: error: ranks 1-2 on node1, channel 00, via NET/IB (1 connection) [ND3003 intra-node-net]\n"));
 }

@@ -78,9 +78,13 @@ HostInfo real_host_facts(const EnvLookup& env) {
 
 namespace {
 
-// What stands in for an unreadable or missing host.json.
-HostFacts fallback_facts(const SysfsReader& sysfs, const EnvLookup& env, HostFactsOrigin origin) {
-  if (origin == HostFactsOrigin::Live) return {real_host_facts(env), kernel_has_peer_memory_api()};
+// What stands in for a missing or unusable host.json. A live root without
+// one is this machine (test fixtures); a broken one leaves the kernel's
+// peer-memory API unknown.
+HostFacts fallback_facts(const SysfsReader& sysfs, const EnvLookup& env, HostFactsOrigin origin, bool missing) {
+  if (origin == HostFactsOrigin::Live) {
+    return {real_host_facts(env), missing ? kernel_has_peer_memory_api() : std::nullopt};
+  }
   HostInfo h;
   h.host = std::filesystem::absolute(sysfs.root()).lexically_normal().filename().string();
   if (h.host.empty()) h.host = std::filesystem::absolute(sysfs.root()).lexically_normal().parent_path().filename().string();
@@ -96,7 +100,7 @@ HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::v
     if (origin == HostFactsOrigin::Capture) {
       issues.push_back({kHostFactsFile, "not captured: hostname, memlock limit and kernel unknown"});
     }
-    return fallback_facts(sysfs, env, origin);
+    return fallback_facts(sysfs, env, origin, true);
   }
   ReadResult r = sysfs.read(kHostFactsFile);
   if (r.ok()) {
@@ -116,14 +120,14 @@ HostFacts load_host_facts(const SysfsReader& sysfs, const EnvLookup& env, std::v
         return {h, api};
       } catch (const std::exception& e) {
         issues.push_back({kHostFactsFile, std::string("unexpected contents: ") + e.what()});
-        return fallback_facts(sysfs, env, origin);
+        return fallback_facts(sysfs, env, origin, false);
       }
     }
     issues.push_back({kHostFactsFile, "unexpected contents: not a JSON object"});
   } else {
     issues.push_back({kHostFactsFile, errno_name(r.error)});
   }
-  return fallback_facts(sysfs, env, origin);
+  return fallback_facts(sysfs, env, origin, false);
 }
 
 std::string host_facts_json(const HostInfo& host, std::optional<bool> peer_memory_api) {

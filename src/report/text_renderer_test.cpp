@@ -26,6 +26,7 @@ CheckReport sample() {
   f.severity = Severity::Error;
   f.message = "ranks 0,7 on gpu009 <-> ranks 8,15 on gpu028, channels 00-01, via NET/Socket (4 connections)";
   f.evidence.push_back({"job.log", 108, "gpu009:3030:3030 [7] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/Socket/3"});
+  f.fix = "unset NCCL_IB_DISABLE";
   r.findings.push_back(f);
   r.verdict = Verdict::Fail;
   return r;
@@ -45,8 +46,10 @@ TEST_CASE("text report: summary, findings with evidence, verdict") {
         "error: ranks 0,7 on gpu009 <-> ranks 8,15 on gpu028, channels 00-01, via NET/Socket (4 connections) "
         "[ND3001 inter-node-socket]\n"
         "    job.log:108: gpu009:3030:3030 [7] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/Socket/3\n"
+        "    fix: unset NCCL_IB_DISABLE\n"
         "\n"
-        "verdict: FAIL (1 error, 0 warnings, 0 notes)\n");
+        "verdict: FAIL (1 error, 0 warnings, 0 notes)\n"
+        "details: nccl-doctor explain ND3001\n");
 }
 
 TEST_CASE("colour only when asked, and log text cannot inject escapes") {
@@ -64,7 +67,8 @@ TEST_CASE("warnings without a failure read WARN, not PASS") {
   r.findings[0].severity = Severity::Warning;
   r.verdict = Verdict::Warn;
   std::string text = render_text(r, TextStyle{false});
-  CHECK(text.substr(text.rfind("verdict:")) == "verdict: WARN (0 errors, 1 warning, 0 notes)\n");
+  CHECK(text.substr(text.rfind("verdict:")) ==
+        "verdict: WARN (0 errors, 1 warning, 0 notes)\ndetails: nccl-doctor explain ND3001\n");
 }
 
 TEST_CASE("text report: the inter-node family, with the name NCCL printed where it differs") {
