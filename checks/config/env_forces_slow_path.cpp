@@ -130,6 +130,12 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
                                                 }()),
                                                 message));
     f.severity = sev;
+    if (sev != Severity::Info && e.name == "NCCL_SOCKET_IFNAME") {
+      f.fix = "set NCCL_SOCKET_IFNAME to an interface every host reaches the others on (the data network's NIC)";
+    } else if (sev != Severity::Info) {
+      f.fix = fmt::format("remove {}={} from the job script, the image or nccl.conf, or give it its fast value", e.name,
+                          e.value);
+    }
     f.hosts = host_names(m, e.hosts);
     for (LineRef ref : e.lines) cite(m, f, ref, ctx.options.max_evidence);
     f.related = std::move(related);
