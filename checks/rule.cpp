@@ -1,6 +1,10 @@
 #include "checks/rule.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "checks/rule_fixes.h"
+#include "src/util/ranges.h"
 
 namespace nd {
 namespace {
@@ -41,6 +45,17 @@ Finding make_finding(const RuleInfo& info, std::string message, Severity severit
   f.message = std::move(message);
   f.fix = std::string(rule_fix(info.id));
   return f;
+}
+
+std::string names_text(const std::vector<std::string>& names, const CheckOptions& options) {
+  constexpr size_t kNamed = 3;
+  if (options.full_lists || names.size() <= kNamed + 1) return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("{} and {} more", fmt::join(names.begin(), names.begin() + kNamed, ", "), names.size() - kNamed);
+}
+
+std::string ranges_text(const std::vector<uint32_t>& values, int width, const CheckOptions& options) {
+  constexpr size_t kTerminalShare = 48;
+  return options.full_lists ? format_ranges(values, width) : format_ranges_brief(values, width, kTerminalShare);
 }
 
 void add_evidence(Finding& f, std::string file, std::string value) {

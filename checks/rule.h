@@ -53,7 +53,16 @@ struct CheckOptions {
   // What the site expects of its nodes (`--expect`); unset keys fall back to
   // the zero-config rules.
   Expectations expect;
+  // `check -v`: rank, channel and host lists in messages in full, not cut to
+  // fit a terminal (JSON's "ranks", "hosts" and "channels" are always full).
+  bool full_lists = false;
 };
+
+// Host names for a message: all of them with -v or when few, else
+// "a, b, c and 125 more".
+std::string names_text(const std::vector<std::string>& names, const CheckOptions& options);
+// Ranks ("0-7,16") or channels (width 2) for a message, cut unless -v.
+std::string ranges_text(const std::vector<uint32_t>& values, int width, const CheckOptions& options);
 
 // One node's probe record, named the way findings name it.
 struct ProbedNode {

@@ -64,3 +64,17 @@ TEST_CASE("without probe records a node rule has nothing to judge") {
   NodeEcho().check(CheckContext{no_log, CheckOptions{}}, sink);
   CHECK(sink.findings.empty());
 }
+
+TEST_CASE("host lists in messages: a few by name, the rest counted, all of them with -v") {
+  CheckOptions brief;
+  std::vector<std::string> hosts = {"a", "b", "c", "d", "e"};
+  CHECK(names_text(hosts, brief) == "a, b, c and 2 more");
+  CHECK(names_text({"a", "b", "c", "d"}, brief) == "a, b, c, d");
+  CheckOptions verbose;
+  verbose.full_lists = true;
+  CHECK(names_text(hosts, verbose) == "a, b, c, d, e");
+  std::vector<uint32_t> ranks;
+  for (uint32_t r = 0; r < 200; r += 2) ranks.push_back(r);
+  CHECK(ranges_text(ranks, 0, brief).ends_with(",... (100 in all)"));
+  CHECK(ranges_text(ranks, 0, verbose).size() > 200);
+}

@@ -72,6 +72,10 @@ expect_status 2 -- "$bin" diff good.log "$tmp/missing.log"
 expect_status 4 -- "$bin" diff good.log /dev/null
 "$bin" summary --format json good.log >"$tmp/summary.json" 2>>"$tmp/stderr"
 expect_status 2 -- "$bin" diff "$tmp/summary.json" bad.log
+# A damaged saved report is an input error, not a crash.
+printf '{"schema":"nccl-doctor.check/2","summary":5}\n' >"$tmp/damaged.json"
+expect_status 2 -- "$bin" diff "$tmp/damaged.json" bad.log
+grep -q "not a valid check report" "$tmp/err" || { echo "FAIL: damaged report: $(cat "$tmp/err")"; status=1; }
 
 if [ -s "$tmp/stderr" ]; then
   echo "FAIL: unexpected standard error:"

@@ -30,7 +30,7 @@ void CudaDriverMismatch::check(const CheckContext& ctx, FindingSink& out) const 
     all.insert(hosts.begin(), hosts.end());
     auto names = host_names(m, hosts);
     parts.push_back(fmt::format("{} (CUDA {}.{}) on {}", it->first, it->first / 1000, it->first % 1000 / 10,
-                                names.empty() ? std::string("?") : fmt::format("{}", fmt::join(names, ", "))));
+                                names.empty() ? std::string("?") : names_text(names, ctx.options)));
     cite(m, f, it->second.front().line, ctx.options.max_evidence + 1);
   }
   f.hosts = host_names(m, all);

@@ -126,7 +126,7 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
                                                 fmt::format("echoed by {}", [&] {
                                                   auto names = host_names(m, e.hosts);
                                                   return names.empty() ? std::string("the job")
-                                                                       : fmt::format("{}", fmt::join(names, ", "));
+                                                                       : names_text(names, ctx.options);
                                                 }()),
                                                 message));
     f.severity = sev;

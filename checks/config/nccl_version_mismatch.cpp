@@ -29,7 +29,7 @@ bool multi_node(const JobModel& model) {
 
 namespace {
 
-std::string who(const JobModel& model, const std::vector<Observation>& obs) {
+std::string who(const JobModel& model, const std::vector<Observation>& obs, const CheckOptions& options) {
   std::set<std::string> hosts;
   for (const auto& o : obs) {
     if (o.host != kNoHost) hosts.insert(model.host_name(o.host));
@@ -37,7 +37,7 @@ std::string who(const JobModel& model, const std::vector<Observation>& obs) {
   // Raw stdout banners (<= 2.21) without a launcher prefix name no process.
   if (hosts.empty()) return fmt::format("in the stdout banner at {}", model.where(obs.front().line));
   size_t n = obs.size();
-  return fmt::format("on {} ({} process{})", fmt::join(hosts, ", "), n, n == 1 ? "" : "es");
+  return fmt::format("on {} ({} process{})", names_text({hosts.begin(), hosts.end()}, options), n, n == 1 ? "" : "es");
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ void NcclVersionMismatch::check(const CheckContext& ctx, FindingSink& out) const
     std::vector<std::string> parts;
     std::set<uint32_t> hosts;
     for (const auto& [version, obs] : m.versions) {
-      parts.push_back(fmt::format("{} {}", version, who(m, obs)));
+      parts.push_back(fmt::format("{} {}", version, who(m, obs, ctx.options)));
       for (const auto& o : obs) hosts.insert(o.host);
       cite(m, *f, obs.front().line, ctx.options.max_evidence + 1);
     }

@@ -244,7 +244,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
       peers.push_back(describe_peer(m, p));
       if (auto it = m.ip_hosts.find(p); it != m.ip_hosts.end()) hosts.insert(m.host_name(it->second));
     }
-    std::string local = local_hosts.empty() ? std::string() : fmt::format(" on {}", fmt::join(local_hosts, ", "));
+    std::string local = local_hosts.empty() ? std::string() : fmt::format(" on {}", names_text(local_hosts, ctx.options));
     std::string peer_text = peers.empty() ? std::string()
                                           : fmt::format(" from peer{} {}", peers.size() == 1 ? "" : "s",
                                                         fmt::join(peers, ", "));

@@ -77,7 +77,8 @@ void CrossSocketTraffic::check(const CheckContext& ctx, FindingSink& out) const 
     }
   }
   for (const auto& [what, g] : groups) {
-    Finding f = make_finding(kInfo, fmt::format("{} on {} ({} graph{})", what, fmt::join(g.hosts, ", "),
+    Finding f = make_finding(kInfo, fmt::format("{} on {} ({} graph{})", what,
+                                                names_text({g.hosts.begin(), g.hosts.end()}, ctx.options),
                                                 fmt::join(g.patterns, ", "), g.patterns.size() == 1 ? "" : "s"));
     f.hosts.assign(g.hosts.begin(), g.hosts.end());
     f.evidence = evidence_of(m, g.lines, ctx.options.max_evidence);

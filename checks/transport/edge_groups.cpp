@@ -180,7 +180,7 @@ void EdgeGroups::emit(const RuleInfo& info, FindingSink& out) const {
     }
     Finding f = make_finding(info, fmt::format("{} across {}, ranks {}, channels {}, via {} ({}); e.g. {}",
                                                plural(entries.size(), "host pair"), plural(hosts.size(), "host"),
-                                               format_ranges(all.ranks_a), format_ranges(all.channels, 2), label,
+                                               ranges_text(all.ranks_a, 0, options_), ranges_text(all.channels, 2, options_), label,
                                                plural(all.connections, "connection"), fmt::join(examples, ", ")));
     f.comm = model_.comms[comm_index].key;
     f.subject = fmt::format("{} *", label);  // every pair, the ones of a subject "label a b" among them

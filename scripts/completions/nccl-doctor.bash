@@ -47,7 +47,7 @@ _nccl_doctor() {
   local opts
   case $cmd in
     check) opts="--allow-net --color --disable --enable --expect-busbw --fail-on --format --hang-after --help
-                 --list-rules --max-evidence --min-gpu-util --tee --timings" ;;
+                 --list-rules --max-evidence --min-gpu-util --tee --timings --verbose" ;;
     rules) opts="--format --help" ;;
     explain) opts="--help" ;;
     summary) opts="--format --help" ;;

@@ -26,6 +26,7 @@ struct CheckArgs {
   double min_gpu_util = 80;
   std::optional<double> expect_busbw;
   bool timings = false;
+  bool verbose = false;
   std::vector<std::string> enable;
   std::vector<std::string> disable;
   bool list_rules = false;
@@ -77,6 +78,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber)
       ->type_name("GBPS");
   cmd->add_flag("--timings", args->timings, "Print the time of each stage to standard error");
+  cmd->add_flag("-v,--verbose", args->verbose,
+                "Long rank, channel and host lists in full (by default cut to fit a terminal; JSON keeps them whole)");
   cmd->add_option("--enable", args->enable,
                   "Run only these rules: IDs, slugs or ID ranges (ND3000-ND3999), comma-separated, repeatable")
       ->type_name("RULES")
@@ -119,6 +122,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
     config.fail_on = args->fail_on;
     config.options.allowed_nets = args->allow_net;
     config.options.max_evidence = args->max_evidence;
+    config.options.full_lists = args->verbose;
     config.options.min_gpu_util = args->min_gpu_util;
     config.options.expect_busbw_gbs = args->expect_busbw;
     // With --tee the report goes to standard error, so that decides colour.

@@ -27,16 +27,10 @@ expect 3 "--enable: bad rule range 'ND3999-ND3000': ND3999 comes after ND3000
 Run with --help for more information." -- "$bin" check --enable ND3999-ND3000 "$log"
 expect 3 "unknown rule 'inter-node-sokcet'; did you mean ND3001 (inter-node-socket)?
 Run with --help for more information." -- "$bin" explain inter-node-sokcet
-# No input named: standard input, when it is not a terminal.
-expect 4 "nccl-doctor: error: the input is empty: did the job die before it printed anything?
-job: 0 hosts, 0 ranks, 0 communicators; NCCL version unknown
-transports: intra-node none seen; inter-node none seen; GPUDirect RDMA na
-input: 0 lines read, 0 from NCCL, 0 of unrecognized shape
-
-inconclusive: the input holds no NCCL debug lines
-    rerun with: NCCL_DEBUG=INFO
-
-verdict: INCONCLUSIVE (0 errors, 0 warnings, 0 notes)" -- sh -c '"$1" check --color never --enable ND3001 </dev/null' sh "$bin"
+# No input named: standard input when it is a pipe or a file, else a usage error
+# (/dev/null: cron, ssh -n).
+expect 3 "no input: name log files, or pipe one in (job 2>&1 | nccl-doctor check)
+Run with --help for more information." -- sh -c '"$1" check --color never --enable ND3001 </dev/null' sh "$bin"
 "$bin" check --color never <"$log" >"$tmp/piped"
 [ $? -eq 1 ] && "$bin" check --color never "$log" | sed "s|$log:|<stdin>:|" | cmp -s - "$tmp/piped" ||
   { echo "FAIL: check with the log on standard input differs from check FILE"; status=1; }

@@ -7,8 +7,8 @@
 
 namespace nd {
 
-// Adds "-" when `inputs` is empty and standard input is not a terminal;
-// throws CLI::ValidationError with what to do when it is.
+// Adds "-" when `inputs` is empty and standard input is a pipe, a socket or
+// a redirected file; throws CLI::ValidationError with what to do otherwise.
 void default_inputs_to_stdin(std::vector<std::string>& inputs);
 
 }  // namespace nd

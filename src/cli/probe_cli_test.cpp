@@ -59,6 +59,18 @@ TEST_CASE("a capture is judged as the captured node, on any machine") {
   CHECK(roce.out.starts_with("host roce-01\nlibibverbs: not-captured - the capture has no verbs facts"));
   ToolRun roce_pre = tool("preflight --reason --sysfs-root " + shell_quote(fixture("sysfs/roce-cx6dx")), env);
   CHECK(roce_pre.out.find("ND4002") == std::string::npos);
+
+  // A capture of a capture keeps its verbs answers; one taken without verbs drops them.
+  fs::path dir = fs::temp_directory_path() / ("nd-recapture-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tool("probe --sysfs-root " + shell_quote(fixture("sysfs/dgx-h100-ib")) + " --capture " + shell_quote(dir.string()),
+       env);
+  CHECK(tool("probe --sysfs-root " + shell_quote(dir.string()), env).out == probe.out);
+  tool("probe --no-verbs --sysfs-root " + shell_quote(fixture("sysfs/dgx-h100-ib")) + " --capture " +
+           shell_quote(dir.string()),
+       env);
+  CHECK_FALSE(fs::exists(dir / "verbs.json"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("preflight exit statuses: 0 OK, 2 critical, 3 unknown") {

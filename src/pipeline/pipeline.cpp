@@ -124,7 +124,8 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
   std::unique_ptr<DecompressingPipe> inflater;
   if (std::optional<Codec> codec = codec_of(std::string_view(head.bytes, head.size)); codec && regular) {
     std::string error;
-    inflater = DecompressingPipe::start(fd, *codec, error);
+    // The inflater closes what it is given; standard input stays open.
+    inflater = DecompressingPipe::start(is_stdin ? ::dup(fd) : fd, *codec, error);
     if (!inflater) return fmt::format("cannot read '{}': {}", path, error);
     fd = inflater->read_fd();
     regular = false;

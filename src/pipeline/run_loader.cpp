@@ -104,6 +104,20 @@ int spool_stdin() {
   return fd;
 }
 
+// Every field the comparison reads, with its JSON type; "" when all fit.
+std::string report_shape_problem(const json& report) {
+  try {
+    // diff_runs() reads through the same accessors; run it on the report
+    // against itself, so any field of the wrong type surfaces here.
+    (void)diff_runs(report, report, "", "");
+    const json& s = report.value("summary", json::object());
+    (void)s.value("nccl_lines", uint64_t{0});
+  } catch (const json::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
 bool nothing_in(const json& report) {
   const json& s = report.value("summary", json::object());
   return s.value("nccl_lines", uint64_t{0}) == 0 && !report.contains("gpus") && !report.contains("nccl_tests");
@@ -143,6 +157,13 @@ LoadedRun load_run(const std::string& arg, const CheckConfig& config) {
     }
     if (saved == Saved::Report) {
       ::close(fd);
+      // Built from this tool's JSON once; a hand-edited or damaged one is an
+      // input error here, not a crash later in the comparison.
+      if (std::string why = report_shape_problem(run.report); !why.empty()) {
+        fmt::print(stderr, "nccl-doctor: error: cannot compare '{}': not a valid check report ({})\n", name, why);
+        run.status = 2;
+        return run;
+      }
       if (nothing_in(run.report)) {
         fmt::print(stderr, "nccl-doctor: error: the report '{}' holds no NCCL debug line: nothing to compare\n", name);
         run.status = kExitNoNcclLines;

@@ -1,6 +1,9 @@
 #include "src/probe/captured_verbs.h"
 
 #include <cerrno>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +11,25 @@ namespace nd {
 namespace {
 
 using nlohmann::json;
+
+// A number of the record as T: an integer in T's range, else the record is
+// rejected (a hostile or damaged verbs.json must not wrap or overflow).
+template <typename T>
+T integer(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_number_integer()) throw std::domain_error(std::string(key) + " is not an integer");
+  if (v.is_number_unsigned()) {
+    auto u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) throw std::out_of_range(std::string(key) + " out of range");
+    return static_cast<T>(u);
+  }
+  auto i = v.get<int64_t>();
+  if (i < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+      (i > 0 && static_cast<uint64_t>(i) > static_cast<uint64_t>(std::numeric_limits<T>::max()))) {
+    throw std::out_of_range(std::string(key) + " out of range");
+  }
+  return static_cast<T>(i);
+}
 
 json port_json(const VerbsPort& p) {
   return {{"port", p.port},           {"state", p.state},
@@ -20,18 +42,18 @@ json port_json(const VerbsPort& p) {
 
 VerbsPort port_from(const json& j) {
   VerbsPort p;
-  p.port = j.at("port").get<uint32_t>();
-  p.state = j.at("state").get<int>();
-  p.phys_state = j.at("phys_state").get<int>();
-  p.max_mtu = j.at("max_mtu").get<int>();
-  p.active_mtu = j.at("active_mtu").get<int>();
-  p.active_width = j.at("active_width").get<int>();
-  p.active_speed = j.at("active_speed").get<int>();
-  p.link_layer = j.at("link_layer").get<int>();
-  p.lid = j.at("lid").get<uint32_t>();
-  p.sm_lid = j.at("sm_lid").get<uint32_t>();
-  p.gid_tbl_len = j.at("gid_tbl_len").get<int>();
-  p.cap_flags = j.at("cap_flags").get<uint32_t>();
+  p.port = integer<uint32_t>(j, "port");
+  p.state = integer<int>(j, "state");
+  p.phys_state = integer<int>(j, "phys_state");
+  p.max_mtu = integer<int>(j, "max_mtu");
+  p.active_mtu = integer<int>(j, "active_mtu");
+  p.active_width = integer<int>(j, "active_width");
+  p.active_speed = integer<int>(j, "active_speed");
+  p.link_layer = integer<int>(j, "link_layer");
+  p.lid = integer<uint32_t>(j, "lid");
+  p.sm_lid = integer<uint32_t>(j, "sm_lid");
+  p.gid_tbl_len = integer<int>(j, "gid_tbl_len");
+  p.cap_flags = integer<uint32_t>(j, "cap_flags");
   return p;
 }
 
@@ -48,11 +70,11 @@ VerbsDevice device_from(const json& j) {
   VerbsDevice d;
   d.name = j.at("name").get<std::string>();
   d.fw_ver = j.at("fw_ver").get<std::string>();
-  d.node_guid = j.at("node_guid").get<uint64_t>();
-  d.vendor_id = j.at("vendor_id").get<uint32_t>();
-  d.vendor_part_id = j.at("vendor_part_id").get<uint32_t>();
-  d.phys_port_cnt = j.at("phys_port_cnt").get<uint32_t>();
-  d.dmabuf = j.at("dmabuf").get<int>();
+  d.node_guid = integer<uint64_t>(j, "node_guid");
+  d.vendor_id = integer<uint32_t>(j, "vendor_id");
+  d.vendor_part_id = integer<uint32_t>(j, "vendor_part_id");
+  d.phys_port_cnt = integer<uint32_t>(j, "phys_port_cnt");
+  d.dmabuf = integer<int>(j, "dmabuf");
   for (const auto& p : j.at("ports")) d.ports.push_back(port_from(p));
   return d;
 }
@@ -112,10 +134,11 @@ std::optional<CapturedVerbs> load_captured_verbs(const SysfsReader& capture, std
     c.message = j.at("message").get<std::string>();
     if (j.contains("listed")) {
       auto probe = std::make_unique<ScriptedVerbsProbe>();
-      probe->list_error = j.at("list_error").get<int>();
+      probe->list_error = integer<int>(j, "list_error");
       probe->listed = j.at("listed").get<std::vector<std::string>>();
       for (const auto& d : j.at("devices")) probe->devices.push_back(device_from(d));
-      for (const auto& [name, err] : j.at("open_errors").items()) probe->open_errors[name] = err.get<int>();
+      const json& open_errors = j.at("open_errors");
+      for (const auto& [name, err] : open_errors.items()) probe->open_errors[name] = integer<int>(open_errors, name.c_str());
       c.probe = std::move(probe);
     }
     return c;

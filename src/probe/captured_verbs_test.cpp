@@ -97,6 +97,18 @@ TEST_CASE("a broken verbs.json is an error, a missing one is simply not captured
   std::ofstream(dir / kVerbsCaptureFile) << R"({"status": "loaded"})";
   CHECK_FALSE(load_captured_verbs(SysfsReader(dir), error));
   CHECK(error.starts_with("unexpected contents: "));
+  // Numbers that would wrap or overflow are refused, not converted.
+  for (const char* bad : {"-1", "4294967296", "1e300", "\"4\""}) {
+    CAPTURE(bad);
+    std::ofstream(dir / kVerbsCaptureFile)
+        << R"({"status": "loaded", "message": "", "list_error": 0, "listed": ["mlx5_0"], "open_errors": {},
+               "devices": [{"name": "mlx5_0", "fw_ver": "", "node_guid": 1, "vendor_id": 1, "vendor_part_id": 1,
+                            "phys_port_cnt": )"
+        << bad << R"(, "dmabuf": -1, "ports": []}]})";
+    error.clear();
+    CHECK_FALSE(load_captured_verbs(SysfsReader(dir), error));
+    CHECK(error.starts_with("unexpected contents: "));
+  }
   fs::remove_all(dir);
 }
 

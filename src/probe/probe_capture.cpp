@@ -146,7 +146,12 @@ bool capture_tree(const SysfsReader& recorded, const HostFacts& facts, const std
     m.ensure(rel, is_dir);
   }
   if (!write_file(dest / kHostFactsFile, host_facts_json(facts.host, facts.peer_memory_api), error)) return false;
-  return verbs_record.empty() || write_file(dest / kVerbsCaptureFile, verbs_record, error);
+  if (verbs_record.empty()) {
+    // No verbs answers this time: an older capture's must not stand in.
+    fs::remove(dest / kVerbsCaptureFile, ec);
+    return true;
+  }
+  return write_file(dest / kVerbsCaptureFile, verbs_record, error);
 }
 
 }  // namespace nd

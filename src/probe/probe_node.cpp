@@ -10,8 +10,10 @@ namespace nd {
 namespace {
 
 // The captured node's verbs answers, or "not-captured" with the reason.
-NodeSnapshot collect_from_capture(const SysfsReader& sysfs, const HostFacts& facts,
-                                  std::vector<ReadIssue>& issues) {
+// A capture of the capture keeps its verbs answers: `verbs_record` gets
+// them as read.
+NodeSnapshot collect_from_capture(const SysfsReader& sysfs, const HostFacts& facts, std::vector<ReadIssue>& issues,
+                                  std::string* verbs_record) {
   std::string error;
   std::optional<CapturedVerbs> captured = load_captured_verbs(sysfs, error);
   if (!captured) {
@@ -21,6 +23,7 @@ NodeSnapshot collect_from_capture(const SysfsReader& sysfs, const HostFacts& fac
                              "the capture has no verbs facts (verbs.json: taken with --no-verbs, or by an older "
                              "version); verbs not checked"});
   }
+  if (verbs_record != nullptr) *verbs_record = sysfs.read(kVerbsCaptureFile).value;
   return collect_snapshot(sysfs, facts, {captured->probe.get(), captured->status, captured->message});
 }
 
@@ -46,7 +49,7 @@ NodeSnapshot probe_node(const SysfsReader& sysfs, const EnvLookup& env, ProbeSou
     n = collect_snapshot(sysfs, facts, {load.probe ? &recorder : nullptr, status, load.message});
     if (verbs_record != nullptr) verbs_record->assign(verbs_capture_json(status, load.message, load.probe ? &recorder : nullptr));
   } else if (source == ProbeSource::Capture) {
-    n = collect_from_capture(sysfs, facts, issues);
+    n = collect_from_capture(sysfs, facts, issues, verbs_record);
   } else {
     n = collect_snapshot(sysfs, facts, {nullptr, "skipped", "verbs not consulted (--no-verbs)"});
   }

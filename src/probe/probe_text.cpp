@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "src/util/text.h"
 #include "src/probe/ib_attrs.h"
 
 namespace nd {
@@ -44,7 +45,9 @@ std::string render_probe_text(const NodeSnapshot& n) {
   auto line = [&](const std::string& s) { out += s + "\n"; };
   line(fmt::format("host {}{}", or_dash(n.host.host),
                    n.host.rank ? fmt::format(" (rank {} from {})", *n.host.rank, n.host.rank_source) : ""));
-  line(fmt::format("libibverbs: {}{}", n.verbs.status, n.verbs.message.empty() ? "" : " - " + n.verbs.message));
+  // A capture's verbs.json is read back from anywhere: print it safely.
+  line(fmt::format("libibverbs: {}{}", printable(n.verbs.status),
+                   n.verbs.message.empty() ? "" : " - " + printable(n.verbs.message)));
   line(fmt::format("memlock: {}  CAP_IPC_LOCK: {}  kernel: {}  nvidia driver: {}", memlock_str(n.host.memlock_soft),
                    yes_no(n.host.cap_ipc_lock), or_dash(n.host.kernel), or_dash(n.host.nvidia_driver)));
   std::string markers;

@@ -7,7 +7,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <new>
 #include <csignal>
 #include <cstring>
 #include <vector>
@@ -48,6 +50,7 @@ std::string inflate_gzip(int in, int out) {
   std::vector<uint8_t> src(kBuffer), dst(kBuffer);
   std::string problem;
   bool in_member = false;
+  bool padding = false;  // zeros after the last member, as tape and dd leave them; gzip accepts them
   while (problem.empty()) {
     ssize_t r = read_some(in, src.data(), src.size());
     if (r < 0) {
@@ -61,6 +64,13 @@ std::string inflate_gzip(int in, int out) {
     z.next_in = src.data();
     z.avail_in = static_cast<uInt>(r);
     while (z.avail_in > 0 && problem.empty()) {
+      if (!in_member && (padding || z.next_in[0] == 0)) {
+        padding = true;
+        if (std::any_of(z.next_in, z.next_in + z.avail_in, [](uint8_t b) { return b != 0; })) {
+          problem = "corrupt gzip data: bytes after the zero padding at the end";
+        }
+        break;
+      }
       z.next_out = dst.data();
       z.avail_out = static_cast<uInt>(dst.size());
       int rc = inflate(&z, Z_NO_FLUSH);
@@ -69,7 +79,10 @@ std::string inflate_gzip(int in, int out) {
         problem = std::string("corrupt gzip data: ") + (z.msg != nullptr ? z.msg : "inflate failed");
         break;
       }
-      if (!write_all(out, dst.data(), dst.size() - z.avail_out)) return {};
+      if (!write_all(out, dst.data(), dst.size() - z.avail_out)) {
+        inflateEnd(&z);
+        return {};
+      }
       if (rc == Z_STREAM_END) {
         // `cat a.gz b.gz` is one valid gzip file of two members.
         in_member = false;
@@ -194,10 +207,14 @@ void DecompressingPipe::run(int compressed_fd, Codec codec, int write_fd) {
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-  switch (codec) {
-    case Codec::Gzip: error_ = inflate_gzip(compressed_fd, write_fd); break;
-    case Codec::Zstd: error_ = inflate_zstd(compressed_fd, write_fd); break;
-    case Codec::Xz: error_ = inflate_xz(compressed_fd, write_fd); break;
+  try {
+    switch (codec) {
+      case Codec::Gzip: error_ = inflate_gzip(compressed_fd, write_fd); break;
+      case Codec::Zstd: error_ = inflate_zstd(compressed_fd, write_fd); break;
+      case Codec::Xz: error_ = inflate_xz(compressed_fd, write_fd); break;
+    }
+  } catch (const std::bad_alloc&) {
+    error_ = "out of memory while decompressing";
   }
   ::close(write_fd);
   ::close(compressed_fd);

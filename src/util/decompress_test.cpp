@@ -97,6 +97,12 @@ TEST_CASE("gzip, zstd and xz logs read back byte for byte") {
   CHECK(inflate(gzip("first\n") + gzip("second\n")).text == "first\nsecond\n");
   CHECK(inflate(zstd("first\n") + zstd("second\n")).text == "first\nsecond\n");
   CHECK(inflate(xz("first\n") + xz("second\n")).text == "first\nsecond\n");
+  // Zero padding after the last member (tape, dd) is accepted, as gzip does; anything else is not.
+  Inflated padded = inflate(gzip("first\n") + std::string(512, '\0'));
+  CHECK(padded.text == "first\n");
+  CHECK(padded.error.empty());
+  CHECK(inflate(gzip("first\n") + std::string(8, '\0') + "junk").error ==
+        "corrupt gzip data: bytes after the zero padding at the end");
 }
 
 TEST_CASE("a cut or damaged file is reported, with what it held before") {

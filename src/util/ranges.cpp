@@ -21,4 +21,13 @@ std::string format_ranges(std::vector<uint32_t> values, int width) {
   return out;
 }
 
+std::string format_ranges_brief(std::vector<uint32_t> values, int width, size_t max_chars) {
+  std::string full = format_ranges(values, width);
+  if (full.size() <= max_chars) return full;
+  std::sort(values.begin(), values.end());
+  size_t count = static_cast<size_t>(std::unique(values.begin(), values.end()) - values.begin());
+  size_t cut = full.rfind(',', max_chars);
+  return fmt::format("{},... ({} in all)", full.substr(0, cut == std::string::npos ? 0 : cut), count);
+}
+
 }  // namespace nd
