@@ -19,6 +19,7 @@ with NCCL_DEBUG_SUBSYS=TUNING, `%ld Bytes -> Algo %d proto %d time %f`
 Examples:
     python3 bench/gen_biglog.py --hosts 1024 --gpus-per-host 8 --channels 32 --size 2G -o /tmp/big.log
     python3 bench/gen_biglog.py --version 2.27 --launcher srun-label --socket-pair 3,4 --shm-host 7 --size 100M
+    python3 bench/gen_biglog.py --hosts 128 --size 256M --per-rank /tmp/ranks
 """
 import argparse
 import os
@@ -64,7 +65,7 @@ def make_job(args):
 class Writer:
     """Buffers lines, wraps them in the launcher prefix, counts bytes."""
 
-    def __init__(self, out, launcher, job):
+    def __init__(self, out, launcher, job, per_rank=None):
         self.out = out
         self.launcher = launcher
         self.job = job
@@ -72,6 +73,9 @@ class Writer:
         self.buf = []
         self.bytes = 0
         self.lines = 0
+        # --per-rank: each rank's lines in a file of its own, as NCCL_DEBUG_FILE writes them.
+        self.per_rank = per_rank
+        self.files = {}
 
     def rank_of_line(self, line):
         # `host:pid:tid [dev] ...`; lines without a header belong to rank 0.
@@ -84,6 +88,16 @@ class Writer:
         return self.host_index[host] * self.job.gpus_per_host + dev
 
     def add(self, line, rank=None):
+        if self.per_rank:
+            if rank is None:
+                rank = self.rank_of_line(line)
+            f = self.files.get(rank)
+            if f is None:
+                f = self.files[rank] = open(os.path.join(self.per_rank, f"rank-{rank:05d}.log"), "w")
+            f.write(line + "\n")
+            self.bytes += len(line) + 1
+            self.lines += 1
+            return
         if self.launcher != "none":
             if rank is None:
                 rank = self.rank_of_line(line)
@@ -95,6 +109,11 @@ class Writer:
         self.lines += 1
         if len(self.buf) >= 8192:
             self.flush()
+
+    def close(self):
+        self.flush()
+        for f in self.files.values():
+            f.close()
 
     def flush(self):
         if self.buf:
@@ -138,7 +157,7 @@ def coll_lines(job, args, w, target, op, limit):
                 tune = (f"{name}: {size} Bytes -> Algo {ALGOS[op % 2]} proto {PROTOS[op % 3]} "
                         f"channel{{Lo..Hi}}={{0..{job.channels - 1}}}")
             w.add(heads[0] + tune, 0)
-        if args.launcher == "none":
+        if args.launcher == "none" and not args.per_rank:
             block = [heads[r] + middle + bufs[r][k] + rest + tails[r] for r in orders[op % len(orders)]]
             w.buf.extend(block)
             w.lines += len(block)
@@ -167,12 +186,15 @@ def main():
     ap.add_argument("--tuning", action="store_true", help="add rank 0's TUNING lines (2.20+)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--per-rank", metavar="DIR", help="write each rank's lines to DIR/rank-NNNNN.log instead")
     args = ap.parse_args()
 
     job = make_job(args)
     target = parse_size(args.size)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", newline="", buffering=1 << 20)
-    w = Writer(out, args.launcher, job)
+    if args.per_rank:
+        os.makedirs(args.per_rank, exist_ok=True)
+    out = sys.stdout if args.output == "-" or args.per_rank else open(args.output, "w", newline="", buffering=1 << 20)
+    w = Writer(out, args.launcher, job, args.per_rank)
     setup = fmt.generate(job)
     # 2.22+ connects at the first collective: its COLL lines precede the
     # connection lines. Older versions connect during init.
@@ -187,7 +209,7 @@ def main():
     for line in setup[first_coll:]:
         w.add(line)
     coll_lines(job, args, w, target, op, args.ops)
-    w.flush()
+    w.close()
     if out is not sys.stdout:
         out.close()
     print(f"gen_biglog: {w.lines} lines, {w.bytes} bytes, {job.nranks} ranks on {len(job.hosts)} hosts, "

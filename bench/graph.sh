@@ -9,27 +9,12 @@
 #   sh bench/graph.sh
 #   ND_BENCH_HOSTS=256 sh bench/graph.sh
 #
-# Environment: ND_BENCH_DIR (default /tmp/nd-bench), ND_BENCH_BIN (default
-# build/src/nccl-doctor), ND_BENCH_REPEAT (runs per timing, the fastest
-# counts; default 3), ND_BENCH_HOSTS/GPUS/CHANNELS/VERSION,
-# ND_BENCH_GRAPH_LIMIT (seconds, default 10).
+# Environment: as bench/common.sh, and ND_BENCH_GRAPH_LIMIT (seconds,
+# default 10).
 set -eu
 cd "$(dirname "$0")/.."
-dir=${ND_BENCH_DIR:-/tmp/nd-bench}
-bin=$(realpath "${ND_BENCH_BIN:-build/src/nccl-doctor}")
-repeat=${ND_BENCH_REPEAT:-3}
-hosts=${ND_BENCH_HOSTS:-1024}
-gpus=${ND_BENCH_GPUS:-8}
-channels=${ND_BENCH_CHANNELS:-32}
-version=${ND_BENCH_VERSION:-2.18}
+. bench/common.sh
 limit=${ND_BENCH_GRAPH_LIMIT:-10}
-
-if [ ! -x /usr/bin/time ]; then
-  echo "bench: installing GNU time for peak RSS"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
-fi
-[ -x "$bin" ] || { echo "bench: no binary at $bin (build first: meson setup build --buildtype=release && ninja -C build)"; exit 1; }
-mkdir -p "$dir"
 
 # Init and connection lines only: the graph's cost is the job's size, not
 # the COLL lines after it.
@@ -39,34 +24,6 @@ if [ ! -s "$log" ]; then
   python3 bench/gen_biglog.py --hosts "$hosts" --gpus-per-host "$gpus" --channels "$channels" \
     --version "$version" --socket-pair 3,4 --shm-host 7 --ops 0 -o "$log"
 fi
-
-# measure NAME COMMAND...: the fastest of $repeat runs; sets $secs, $cpu
-# (user + system of that run) and $rss (KB, the most of any run).
-measure() {
-  name=$1
-  shift
-  best=""
-  cpu=0
-  rss=0
-  i=0
-  while [ $i -lt "$repeat" ]; do
-    /usr/bin/time -v -o "$dir/time.txt" sh -c "$*" >"$dir/out.txt" 2>"$dir/err.txt" || true
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$dir/time.txt" |
-           awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
-    c=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$dir/time.txt")
-    r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
-    if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then
-      best=$wall
-      cpu=$c
-    fi
-    [ "$r" -gt "$rss" ] && rss=$r
-    i=$((i + 1))
-  done
-  secs=$best
-  printf '  %-44s %8.2f s   CPU %6.2f s   peak RSS %7.1f MB\n' "$name" "$secs" "$cpu" "$(awk "BEGIN { print $rss / 1024 }")"
-}
-ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-under() { awk "BEGIN { exit !($1 < $2) }"; }
 
 echo
 echo "bench: $(stat -c %s "$log") bytes, $(wc -l <"$log") lines, $hosts hosts x $gpus GPUs; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -1,40 +1,35 @@
 #!/bin/sh
-# Benchmark: nccl-doctor check against wc -l and grep -c on one large generated
-# log (in the page cache), from the file and from a pipe, with peak RSS, the
-# scaling at 1x, 2x and 4x log size (a quarter, a half and all of it), a never-ending slow pipe (RSS sampled
-# over time), a stream through `check --tee` (checksums) and the live finding
-# latency. Not part of CI.
+# Benchmark: nccl-doctor check against grep -c and wc -l in the same run, each
+# with wall time, CPU time (user + system), peak RSS and minor page faults:
+#   1. one large generated log (in the page cache), from the file and from a
+#      pipe, and its scaling at a quarter, a half and all of it;
+#   2. the same job behind Open MPI's --tag-output prefix;
+#   3. 1024 per-rank files (NCCL_DEBUG_FILE) of a 128-host job;
+#   4. start-up: a short log, the median of many runs;
+# then one summary line of the ratios against the issue's targets, a
+# never-ending slow pipe (RSS sampled over time), a stream through
+# `check --tee` (checksums) and the live finding latency. Not part of CI.
 #
 #   sh bench/run.sh                       # 2 GB, 8192 ranks on 1024 hosts, 32 channels
 #   ND_BENCH_SIZE=256M sh bench/run.sh    # quicker
 #
-# Environment: ND_BENCH_SIZE (default 2G), ND_BENCH_DIR (default /tmp/nd-bench),
-# ND_BENCH_BIN (default build/src/nccl-doctor), ND_BENCH_REPEAT (runs per
-# timing, the fastest counts; default 3), ND_BENCH_HOSTS/GPUS/CHANNELS/VERSION,
-# ND_BENCH_SLOW_SECONDS (slow-pipe duration, default 60; 0 skips),
+# Environment: as bench/common.sh, and ND_BENCH_SIZE (default 2G),
+# ND_BENCH_TAG_SIZE (the --tag-output log, default 1G; 0 skips),
+# ND_BENCH_RANK_FILES_SIZE (all per-rank files together, default 256M; 0
+# skips), ND_BENCH_SLOW_SECONDS (slow-pipe duration, default 60; 0 skips),
 # ND_BENCH_TEE_GB (bytes through --tee, default 10; 0 skips).
 set -eu
 cd "$(dirname "$0")/.."
+. bench/common.sh
 size=${ND_BENCH_SIZE:-2G}
-dir=${ND_BENCH_DIR:-/tmp/nd-bench}
-bin=$(realpath "${ND_BENCH_BIN:-build/src/nccl-doctor}")
-repeat=${ND_BENCH_REPEAT:-3}
-hosts=${ND_BENCH_HOSTS:-1024}
-gpus=${ND_BENCH_GPUS:-8}
-channels=${ND_BENCH_CHANNELS:-32}
-version=${ND_BENCH_VERSION:-2.18}
+tag_size=${ND_BENCH_TAG_SIZE:-1G}
+rank_files_size=${ND_BENCH_RANK_FILES_SIZE:-256M}
 slow_seconds=${ND_BENCH_SLOW_SECONDS:-60}
 tee_gb=${ND_BENCH_TEE_GB:-10}
 
-if [ ! -x /usr/bin/time ]; then
-  echo "bench: installing GNU time for peak RSS"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
-fi
-[ -x "$bin" ] || { echo "bench: no binary at $bin (build first: meson setup build --buildtype=release && ninja -C build)"; exit 1; }
-mkdir -p "$dir"
-
 bytes() { python3 -c "import sys; sys.path.insert(0, 'bench'); import gen_biglog; print(gen_biglog.parse_size(sys.argv[1]))" "$1"; }
 full=$(bytes "$size")
+job="--hosts $hosts --gpus-per-host $gpus --channels $channels --version $version --socket-pair 3,4 --shm-host 7"
 
 # One job with COLL lines up to the full size (4x), cut at line boundaries
 # for 2x and 1x (a half and a quarter), so the three logs share their init and
@@ -42,8 +37,8 @@ full=$(bytes "$size")
 big=$dir/log-4x.log
 if [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt "$full" ]; then
   echo "bench: generating $size ($hosts hosts x $gpus GPUs, $channels channels, NCCL $version, COLL lines)"
-  python3 bench/gen_biglog.py --hosts "$hosts" --gpus-per-host "$gpus" --channels "$channels" \
-    --version "$version" --socket-pair 3,4 --shm-host 7 --size "$full" -o "$big"
+  python3 bench/gen_biglog.py $job --size "$full" -o "$big"
+  rm -f "$dir/log-1x.log" "$dir/log-2x.log"
 fi
 cut_log() {  # source, bytes, destination: the lines of the first `bytes` bytes
   python3 - "$@" <<'PY'
@@ -63,63 +58,44 @@ PY
 [ -s "$dir/log-1x.log" ] || cut_log "$big" "$((full / 4))" "$dir/log-1x.log"
 [ -s "$dir/log-2x.log" ] || cut_log "$big" "$((full / 2))" "$dir/log-2x.log"
 
-# measure NAME COMMAND...: the fastest of $repeat runs; sets $secs and $rss (KB).
-measure() {
+# Case NAME FILES...: wc -l, grep -c and check on the same files; sets
+# $case_wall, $case_cpu (check / grep), $case_rss (MB) and $case_faults.
+summary=""
+worst_rss=0
+worst_faults=0
+run_case() {
   name=$1
   shift
-  best=""
-  rss=0
-  i=0
-  while [ $i -lt "$repeat" ]; do
-    /usr/bin/time -v -o "$dir/time.txt" sh -c "$*" >"$dir/out.txt" 2>"$dir/err.txt" || true
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$dir/time.txt" |
-           awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
-    r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
-    if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
-    [ "$r" -gt "$rss" ] && rss=$r
-    i=$((i + 1))
-  done
-  secs=$best
-  printf '  %-38s %8.2f s   peak RSS %7.1f MB\n' "$name" "$secs" "$(awk "BEGIN { print $rss / 1024 }")"
+  files=$*
+  cat $files >/dev/null
+  measure "wc -l" "wc -l $files"
+  t_wc=$secs
+  # grep writes its count to a file: with stdout on /dev/null GNU grep stops at the first match.
+  measure "grep -c 'via NET/Socket'" "grep -c 'via NET/Socket' $files"
+  t_grep=$secs
+  c_grep=$cpu
+  measure "nccl-doctor check" "'$bin' check --color never $files"
+  verdict=$(grep '^verdict:' "$dir/out.txt" || true)
+  echo "  report: $verdict"
+  echo "  check / grep -c: wall $(ratio "$secs" "$t_grep") (target <= 1.00), CPU $(ratio "$cpu" "$c_grep") (target <= 1.50);" \
+       "check / wc -l: wall $(ratio "$secs" "$t_wc")"
+  summary="$summary; $name wall $(ratio "$secs" "$t_grep") CPU $(ratio "$cpu" "$c_grep")"
+  [ "$rss" -gt "$worst_rss" ] && worst_rss=$rss
+  [ "$faults" -gt "$worst_faults" ] && worst_faults=$faults
+  return 0
 }
-ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
+echo
+echo "bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
 log=$big
-echo
-echo "bench: $(stat -c %s "$log") bytes, $(wc -l <"$log") lines; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "bench: warming the page cache"
-cat "$log" >/dev/null
-# grep writes its count to a file: with stdout on /dev/null GNU grep stops at the first match.
-measure "wc -l FILE" "wc -l '$log'"
-t_wc=$secs
-measure "grep -c 'via NET/Socket' FILE" "grep -c 'via NET/Socket' '$log'"
-t_grep=$secs
-measure "nccl-doctor check FILE" "'$bin' check --color never '$log'"
-t_file=$secs
-rss_file=$rss
-verdict=$(grep '^verdict:' "$dir/out.txt" || true)
-findings=$(grep -o '\[ND[0-9]* [a-z-]*\]' "$dir/out.txt" | sort -u | tr '\n' ' ' || true)
-measure "cat FILE | nccl-doctor check -" "cat '$log' | '$bin' check --color never -"
+echo "bench: 1. $(stat -c %s "$big") bytes, $(wc -l <"$big") lines: $hosts hosts x $gpus GPUs, $channels channels, NCCL $version"
+run_case "log" "'$big'"
+measure "cat FILE | nccl-doctor check -" "cat '$big' | '$bin' check --color never -"
 t_pipe=$secs
-rss_pipe=$rss
 # The floor of any pipe: cat and a reader that only counts lines.
-measure "cat FILE | wc -l" "cat '$log' | wc -l"
-t_cat=$secs
-if "$bin" check --help 2>&1 | grep -q -- '--tee'; then
-  measure "cat FILE | nccl-doctor check --tee -" "cat '$log' | '$bin' check --color never --tee - >/dev/null"
-  t_tee=$secs
-fi
-echo "  report: $verdict; $findings"
-echo
-echo "  check FILE / grep -c       $(ratio "$t_file" "$t_grep")   (target <= 1.00)"
-echo "  check FILE / wc -l         $(ratio "$t_file" "$t_wc")"
-echo "  pipe speed / grep speed    $(ratio "$t_grep" "$t_pipe")   (target >= 0.70)"
-echo "  pipe speed / file speed    $(ratio "$t_file" "$t_pipe")   (cat shares the cores: see README)"
-echo "  pipe speed / cat | wc -l   $(ratio "$t_cat" "$t_pipe")"
-if [ -n "${t_tee:-}" ]; then
-  echo "  --tee speed / grep speed   $(ratio "$t_grep" "$t_tee")   (target >= 0.70)"
-fi
-echo "  peak RSS file, pipe        $((rss_file / 1024)) MB, $((rss_pipe / 1024)) MB   (target <= 256 MB)"
+measure "cat FILE | wc -l" "cat '$big' | wc -l"
+echo "  pipe / cat | wc -l: wall $(ratio "$t_pipe" "$secs")"
 
 echo
 echo "bench: scaling (same job, more COLL lines: a quarter, a half, all of it)"
@@ -131,6 +107,57 @@ for k in 1 2 4; do
   measure "${k}x: check FILE" "'$bin' check --color never '$f'"
   echo "      check / grep $(ratio "$secs" "$g"), $(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$f") / 1048576 / $secs }") MB/s"
 done
+
+if [ "$(bytes "$tag_size")" -gt 0 ]; then
+  tagged=$dir/tag-output-$tag_size.log
+  if [ ! -s "$tagged" ]; then
+    echo "bench: generating $tag_size behind mpirun --tag-output"
+    python3 bench/gen_biglog.py $job --launcher openmpi4-tag --size "$(bytes "$tag_size")" -o "$tagged"
+  fi
+  echo
+  echo "bench: 2. $(stat -c %s "$tagged") bytes behind mpirun --tag-output ([1,rank]<stdout>:)"
+  run_case "tag-output" "'$tagged'"
+fi
+
+if [ "$(bytes "$rank_files_size")" -gt 0 ]; then
+  ranks_dir=$dir/per-rank-$rank_files_size
+  if [ ! -s "$ranks_dir/rank-01023.log" ]; then
+    echo "bench: generating 1024 per-rank files, $rank_files_size in all"
+    rm -rf "$ranks_dir"
+    python3 bench/gen_biglog.py --hosts 128 --gpus-per-host 8 --channels "$channels" --version "$version" \
+      --socket-pair 3,4 --shm-host 7 --size "$(bytes "$rank_files_size")" --per-rank "$ranks_dir"
+  fi
+  echo
+  echo "bench: 3. 1024 per-rank files, $(cat "$ranks_dir"/*.log | wc -c) bytes"
+  run_case "per-rank" "'$ranks_dir'/*.log"
+fi
+
+echo
+small=testdata/logs/2.28.3/plugin-init-fails-then-ib.log
+echo "bench: 4. start-up: $(stat -c %s "$small") bytes ($small), median of 100 runs"
+startup=$(python3 - "$bin" "$small" <<'PY'
+import subprocess, sys, time
+bin, log = sys.argv[1], sys.argv[2]
+def median(cmd):
+    times = []
+    for _ in range(100):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - t)
+    return sorted(times)[len(times) // 2] * 1000
+check = median([bin, "check", "--color", "never", log])
+version = median([bin, "--version"])
+grep = median(["grep", "-c", "via NET/Socket", log])
+true = median(["true"])
+print(f"{check:.1f} {version:.1f} {grep:.1f} {true:.1f}")
+PY
+)
+set -- $startup
+echo "  check $1 ms (target <= 5), --version $2 ms, grep -c $3 ms, true $4 ms (the cost of starting any process here)"
+summary="$summary; start-up $1 ms (grep $3 ms)"
+
+echo
+echo "summary: check / grep -c${summary}; peak RSS $((worst_rss / 1024)) MB (target <= 64), faults $worst_faults (target <= 20000)"
 
 if [ "$slow_seconds" -gt 0 ]; then
   echo

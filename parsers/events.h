@@ -89,11 +89,13 @@ struct GraphRingEvent {
 };
 
 // One tree position: `[c] d0/d1/d2->me->up` and its 2.4/2.5 variants.
+// Ranks are below kMaxRanks (2^22), so 32 bits hold them and -1: a job
+// keeps one of these per rank and channel.
 struct TreeEntry {
-  uint32_t channel = 0;
-  int64_t up = -1;
-  int64_t me = -1;
-  int64_t down[3] = {-1, -1, -1};
+  int32_t up = -1;
+  int32_t me = -1;
+  int32_t down[3] = {-1, -1, -1};
+  uint16_t channel = 0;
   bool nvls = false;  // from `NVLS Trees` (2.18+), not `Trees`
 };
 

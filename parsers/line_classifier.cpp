@@ -331,21 +331,21 @@ bool parse_trees(std::string_view rest, TreesEvent& out) {
     std::string_view mid = item.substr(a1 + 2, a2 - a1 - 2);
     std::string_view right = item.substr(a2 + 2);
     TreeEntry e;
-    e.channel = *ch;
+    e.channel = static_cast<uint16_t>(*ch);
     auto me = parse_i64(mid);
     if (!me || *me < 0 || *me >= kMaxRanks) return false;
-    e.me = *me;
+    e.me = static_cast<int32_t>(*me);
     bool downs_left = left.find('/') != std::string_view::npos;
     std::string_view downs = downs_left ? left : right;
     auto up = parse_i64(downs_left ? right : left);
     if (!up || *up < -1 || *up >= kMaxRanks) return false;
-    e.up = *up;
+    e.up = static_cast<int32_t>(*up);
     for (int i = 0; i < 3; ++i) {
       size_t slash = downs.find('/');
       std::string_view d = downs.substr(0, slash);
       auto v = parse_i64(d);
       if (!v || *v < -1 || *v >= kMaxRanks) return false;
-      e.down[i] = *v;
+      e.down[i] = static_cast<int32_t>(*v);
       if (slash == std::string_view::npos) break;
       downs = downs.substr(slash + 1);
     }

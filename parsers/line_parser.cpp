@@ -39,6 +39,8 @@ void ParsedLines::clear() {
   counts = {};
   cleaned.clear();
   hosts.clear();
+  source = {};
+  source_offset = -1;
 }
 
 bool holds_nccl_marker(std::string_view text) { return memmem(text.data(), text.size(), " NCCL ", 6) != nullptr; }

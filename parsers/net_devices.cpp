@@ -9,30 +9,51 @@ namespace {
 
 std::string_view sv(re2::StringPiece p) { return {p.data(), p.size()}; }
 
+// A number of at most `digits` digits, else -1. The patterns take digits and
+// names unbounded and the lengths are checked here: counted repetitions
+// ({1,64}) make RE2 compile a program per count, which costs more at start-up
+// than a short log takes to read.
+int bounded_number(std::string_view p, size_t digits) {
+  if (p.empty() || p.size() > digits) return -1;
+  int v = 0;
+  for (char c : p) v = v * 10 + (c - '0');
+  return v;
+}
+
 }  // namespace
 
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   // IB items: index, HCA, port, optional rail/plane, link layer.
-  static const re2::RE2 kIbItem(R"(\[(\d{1,6})\]\s?([A-Za-z0-9_.\-]{1,64}):(\d{1,5})(?::\d{1,6}){0,2}/([A-Za-z]{1,16}))");
+  static const re2::RE2 kIbItem(R"(\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::\d+)?(?::\d+)?/([A-Za-z]+))");
   // Socket items: index, interface, address.
-  static const re2::RE2 kSocketItem(R"(\[(\d{1,6})\]([A-Za-z0-9_.@\-]{1,64}):([^\s<>\[\]]{1,64}<\d{1,6}>))");
+  static const re2::RE2 kSocketItem(R"(\[(\d+)\]([A-Za-z0-9_.@\-]+):([^\s<>\[\]]+<\d+>))");
   std::vector<NetDeviceEntry> out;
   if (size_t oob = list.find(';'); oob != std::string_view::npos) list = list.substr(0, oob);
   constexpr size_t kMaxDevices = 64;
+  constexpr size_t kMaxName = 64;
   re2::StringPiece input(list.data(), list.size());
-  int index = 0;
-  int port = 0;
-  re2::StringPiece name, layer;
+  re2::StringPiece index, port, name, layer;
   bool any_ib = false;
   while (out.size() < kMaxDevices && re2::RE2::FindAndConsume(&input, kIbItem, &index, &name, &port, &layer)) {
+    int i = bounded_number(sv(index), 6);
+    int p = bounded_number(sv(port), 5);
+    if (i < 0 || p < 0 || name.size() > kMaxName || layer.size() > 16) continue;
     any_ib = true;
-    out.push_back({index, sv(name), port, sv(layer), {}});
+    out.push_back({i, sv(name), p, sv(layer), {}});
   }
   if (any_ib) return out;
   input = re2::StringPiece(list.data(), list.size());
   re2::StringPiece address;
   while (out.size() < kMaxDevices && re2::RE2::FindAndConsume(&input, kSocketItem, &index, &name, &address)) {
-    out.push_back({index, sv(name), -1, {}, sv(address)});
+    int i = bounded_number(sv(index), 6);
+    // `addr<port>`: at most 64 characters before a port of at most 6 digits.
+    std::string_view addr = sv(address);
+    size_t open = addr.rfind('<');
+    if (i < 0 || name.size() > kMaxName || open > kMaxName ||
+        bounded_number(addr.substr(open + 1, addr.size() - open - 2), 6) < 0) {
+      continue;
+    }
+    out.push_back({i, sv(name), -1, {}, sv(address)});
   }
   return out;
 }

@@ -80,6 +80,11 @@ struct ParsedLines {
   size_t first_items = 0;
   LineCounts first_share;  // lines and truncated_lines 0
   std::deque<std::string> cleaned;  // lines that had control bytes, cleaned
+  // The bytes the views point into when they were read from a regular file,
+  // and their offset there (-1: not from a file): a cited line is then kept
+  // as its place in the file, not as a copy.
+  std::string_view source;
+  int64_t source_offset = -1;
   std::string scratch;
   // Hosts already named by an item, or interned before these lines were
   // parsed: their per-operation lines change nothing and are only counted.

@@ -4,6 +4,10 @@
 #include <cstdio>
 #include <exception>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -21,6 +25,17 @@
 int main(int argc, char** argv) {
   // A closed stdout must surface as a write error we report, not a silent kill.
   std::signal(SIGPIPE, SIG_IGN);
+#if defined(__GLIBC__)
+  // The model's arrays grow to tens of MB. glibc would map each large block
+  // afresh and give freed memory back at once, so every regrowth faults its
+  // pages in again, which is slow in VMs and containers: keep them instead.
+  // Memory is bounded by the job's size, and the process is short-lived.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  // One heap: the worker threads allocate little, and with an arena each the
+  // model, built by whichever thread merges, would spread over all of them.
+  mallopt(M_ARENA_MAX, 1);
+#endif
 
   CLI::App app{"nccl-doctor: diagnose NCCL multi-GPU, multi-node jobs", "nccl-doctor"};
   app.set_version_flag("--version", std::string("nccl-doctor ") + ND_VERSION);

@@ -15,8 +15,8 @@ inline void cite(const JobModel& model, Finding& f, LineRef ref, size_t max) {
   for (const auto& e : f.evidence) {
     if (e.line == ref.line && e.file == model.files[ref.file]) return;
   }
-  const std::string* text = model.text_of(ref);
-  f.evidence.push_back({model.files[ref.file], ref.line, text ? *text : ""});
+  auto text = model.text_of(ref);
+  f.evidence.push_back({model.files[ref.file], ref.line, text ? std::string(*text) : std::string()});
 }
 
 // Sorted, de-duplicated host names of `hosts` (kNoHost skipped).

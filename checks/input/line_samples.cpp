@@ -6,8 +6,8 @@ std::vector<Evidence> line_samples(const JobModel& model, const std::vector<Line
   std::vector<Evidence> out;
   for (const auto& ref : refs) {
     if (out.size() >= max) break;
-    const std::string* text = model.text_of(ref);
-    out.push_back({model.files[ref.file], ref.line, text ? *text : ""});
+    auto text = model.text_of(ref);
+    out.push_back({model.files[ref.file], ref.line, text ? std::string(*text) : std::string()});
   }
   return out;
 }

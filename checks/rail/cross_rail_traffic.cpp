@@ -66,8 +66,8 @@ class WithTimeouts final : public FindingSink {
       f.message += fmt::format("; IB connections of {} timed out ({} at {}): on a rail-optimised fabric NICs of "
                                "different rails may not reach each other",
                                fmt::join(f.hosts, ", "), t->what, m_.where(t->line));
-      const std::string* text = m_.text_of(t->line);
-      Evidence e{m_.files[t->line.file], t->line.line, text ? *text : std::string()};
+      auto text = m_.text_of(t->line);
+      Evidence e{m_.files[t->line.file], t->line.line, text ? std::string(*text) : std::string()};
       if (f.evidence.size() >= options_.max_evidence && !f.evidence.empty()) f.evidence.pop_back();
       f.evidence.insert(f.evidence.begin(), std::move(e));
       f.related = {"ND3120"};

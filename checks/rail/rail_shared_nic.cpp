@@ -70,8 +70,8 @@ void RailSharedNic::check(const CheckContext& ctx, FindingSink& out) const {
     std::sort(g.lines.begin(), g.lines.end());
     for (const LineRef& ref : g.lines) {
       if (f.evidence.size() >= ctx.options.max_evidence) break;
-      const std::string* text = m.text_of(ref);
-      f.evidence.push_back({m.files[ref.file], ref.line, text ? *text : std::string()});
+      auto text = m.text_of(ref);
+      f.evidence.push_back({m.files[ref.file], ref.line, text ? std::string(*text) : std::string()});
     }
     out.add(std::move(f));
   }

@@ -17,9 +17,9 @@ std::vector<Evidence> evidence_of(const JobModel& model, std::vector<LineRef> li
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& ref : lines) {
       if (out.size() >= max) break;
-      const std::string* text = model.text_of(ref);
-      if ((pass == 0) != (text != nullptr)) continue;
-      out.push_back({ref.file < model.files.size() ? model.files[ref.file] : "?", ref.line, text ? *text : ""});
+      auto text = model.text_of(ref);
+      if ((pass == 0) != text.has_value()) continue;
+      out.push_back({ref.file < model.files.size() ? model.files[ref.file] : "?", ref.line, text ? std::string(*text) : std::string()});
     }
   }
   std::sort(out.begin(), out.end(),

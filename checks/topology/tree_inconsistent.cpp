@@ -34,7 +34,8 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
   // By rank; null for the ranks whose line is absent. The first line of a rank counts.
   std::vector<const TreeRecord*> own(n, nullptr);
   for (const auto* t : recs) {
-    if (t->entry.me >= 0 && t->entry.me < n && !own[t->entry.me]) own[t->entry.me] = t;
+    int64_t me = t->entry.me;
+    if (me >= 0 && me < n && !own[me]) own[me] = t;
   }
   auto line_of = [&](int64_t r) -> const TreeRecord* { return r < 0 || r >= n ? nullptr : own[r]; };
   const char* tree = nvls ? "NVLS tree" : "tree";
@@ -47,7 +48,7 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
     if (e.up < 0) {
       roots.push_back(r);
       root_lines.push_back(rec->line);
-    } else if (e.up >= n) {
+    } else if (int64_t{e.up} >= n) {
       problems.add(fmt::format("rank {}'s {} parent is rank {}, past nranks {}", r, tree, e.up, n), channel, {r},
                    {rec->line});
     } else if (const TreeRecord* p = line_of(e.up); p && !lists_child(p->entry, r)) {
@@ -58,7 +59,7 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
     for (int64_t d : e.down) {
       if (d < 0 || d >= n) continue;
       const TreeRecord* c = line_of(d);
-      if (c && c->entry.up != r) {
+      if (c && int64_t{c->entry.up} != r) {
         problems.add(fmt::format("rank {} lists rank {} as a {} child, but rank {}'s parent is {}", r, d, tree, d,
                                  c->entry.up < 0 ? std::string("none (-1)") : fmt::format("rank {}", c->entry.up)),
                      channel, {r, static_cast<uint32_t>(d)}, {rec->line, c->line});
@@ -88,7 +89,7 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
       st = 1;
       walk.push_back(at);
       const TreeRecord* t = line_of(at);
-      if (!t || t->entry.up < 0 || t->entry.up >= n) break;
+      if (!t || t->entry.up < 0 || int64_t{t->entry.up} >= n) break;
       at = static_cast<uint32_t>(t->entry.up);
     }
     for (uint32_t w : walk) state[w] = 2;

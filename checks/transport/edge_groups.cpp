@@ -85,9 +85,9 @@ std::vector<Evidence> EdgeGroups::evidence(const std::vector<LineRef>& lines) co
   for (int pass = 0; pass < 2 && out.size() < options_.max_evidence && (pass == 0 || out.empty()); ++pass) {
     for (const auto& ref : sorted) {
       if (out.size() >= options_.max_evidence) break;
-      const std::string* text = model_.text_of(ref);
-      if ((pass == 0) != (text != nullptr)) continue;
-      out.push_back({model_.files[ref.file], ref.line, text ? *text : std::string()});
+      auto text = model_.text_of(ref);
+      if ((pass == 0) != text.has_value()) continue;
+      out.push_back({model_.files[ref.file], ref.line, text ? std::string(*text) : std::string()});
     }
   }
   std::sort(out.begin(), out.end(), [](const Evidence& x, const Evidence& y) {

@@ -162,8 +162,8 @@ void explain(const JobModel& m, const CheckOptions& options, Finding& f) {
   for (const auto& c : causes) {
     if (cited.size() >= for_causes) break;
     LineRef ref = c.lines.front();
-    const std::string* text = m.text_of(ref);
-    cited.push_back({m.files[ref.file], ref.line, text ? *text : std::string()});
+    auto text = m.text_of(ref);
+    cited.push_back({m.files[ref.file], ref.line, text ? std::string(*text) : std::string()});
   }
   for (const auto& e : f.evidence) {
     if (cited.size() >= max) break;
@@ -218,8 +218,8 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
   for (const auto& o : it->second) {
     if (o.host != kNoHost) hosts.insert(ctx.model.host_name(o.host));
     if (f.evidence.size() < ctx.options.max_evidence) {
-      const std::string* text = ctx.model.text_of(o.line);
-      f.evidence.push_back({ctx.model.files[o.line.file], o.line.line, text ? *text : ""});
+      auto text = ctx.model.text_of(o.line);
+      f.evidence.push_back({ctx.model.files[o.line.file], o.line.line, text ? std::string(*text) : std::string()});
     }
   }
   f.hosts.assign(hosts.begin(), hosts.end());

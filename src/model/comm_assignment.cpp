@@ -10,8 +10,9 @@ namespace nd {
 namespace {
 
 // Connection records of a communicator are merged into edges once this many
-// pile up (or as many as it has edges, if more).
-constexpr size_t kMergeRecords = size_t{1} << 16;
+// pile up, or a quarter as many as it has edges: few records wait, and each
+// edge is moved a bounded number of times.
+constexpr size_t kMergeRecords = size_t{1} << 18;
 
 // The key of a text bucket: the first connection line per (host, transport,
 // peer) is kept for citing.
@@ -197,7 +198,7 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
           comm.records.push_back(v);
           // Bounded by distinct edges, not by lines, even when a log repeats itself.
-          if (comm.records.size() >= std::max(kMergeRecords, comm.edges.size())) merge_records(comm);
+          if (comm.records.size() >= std::max(kMergeRecords, comm.edges.size() / 4)) merge_records(comm);
         } else if constexpr (std::is_same_v<T, ListingRecord>) {
           comm.listings.push_back(std::move(v));
         } else if constexpr (std::is_same_v<T, GraphRingRecord>) {
@@ -294,41 +295,57 @@ void ModelBuilder::merge_records(Communicator& comm) {
   // Stable: within one edge the first [send] and the first [receive] line win.
   std::stable_sort(recs.begin(), recs.end(),
                    [&](const ConnectionRecord& a, const ConnectionRecord& b) { return key(a) < key(b); });
-  // Edges merged earlier came from earlier lines, so they keep precedence.
-  const std::vector<Edge>& old = comm.edges;
-  std::vector<Edge> merged;
-  merged.reserve(old.size() + recs.size() / 2);
-  size_t i = 0;
+  // Edges merged earlier came from earlier lines, so they keep precedence:
+  // a record only fills what its edge lacks. Known edges are updated where
+  // they lie and new ones merged in from the back, so that no second copy of
+  // the edges is ever made.
+  std::vector<Edge>& edges = comm.edges;
+  const size_t old_size = edges.size();
+  std::vector<Edge> added;
+  Edge* e = nullptr;
   for (const auto& r : recs) {
-    while (i < old.size() && key(old[i]) < key(r)) merged.push_back(old[i++]);
-    if (merged.empty() || key(merged.back()) != key(r)) {
-      if (i < old.size() && key(old[i]) == key(r)) {
-        merged.push_back(old[i++]);
+    if (!e || key(*e) != key(r)) {
+      auto at = std::lower_bound(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(old_size), r,
+                                 [&](const Edge& x, const ConnectionRecord& y) { return key(x) < key(y); });
+      if (at != edges.begin() + static_cast<std::ptrdiff_t>(old_size) && key(*at) == key(r)) {
+        e = &*at;
       } else {
-        Edge e;
-        e.sender = r.sender;
-        e.receiver = r.receiver;
-        e.channel = r.channel;
-        e.conn_index = r.conn_index;
-        merged.push_back(e);
+        e = &added.emplace_back();
+        e->sender = r.sender;
+        e->receiver = r.receiver;
+        e->channel = r.channel;
+        e->conn_index = r.conn_index;
       }
     }
-    Edge& e = merged.back();
-    if (r.direction == Direction::None) e.one_line = true;
+    if (r.direction == Direction::None) e->one_line = true;
     if (r.direction == Direction::Receive) {
-      if (e.recv_transport == kNoTransport) {
-        e.recv_transport = r.transport;
-        e.recv_line = r.line;
+      if (e->recv_transport == kNoTransport) {
+        e->recv_transport = r.transport;
+        e->recv_line = r.line;
       }
-    } else if (e.send_transport == kNoTransport) {
-      e.send_transport = r.transport;
-      e.send_line = r.line;
+    } else if (e->send_transport == kNoTransport) {
+      e->send_transport = r.transport;
+      e->send_line = r.line;
     }
-    if (e.conn_index < 0) e.conn_index = r.conn_index;
+    if (e->conn_index < 0) e->conn_index = r.conn_index;
   }
-  merged.insert(merged.end(), old.begin() + static_cast<std::ptrdiff_t>(i), old.end());
-  comm.edges = std::move(merged);
   recs.clear();
+  if (added.empty()) return;
+  if (old_size == 0) {
+    edges = std::move(added);
+    return;
+  }
+  if (edges.capacity() < old_size + added.size()) edges.reserve(2 * (old_size + added.size()));
+  edges.resize(old_size + added.size());
+  size_t i = old_size;
+  size_t j = added.size();
+  for (size_t k = edges.size(); j > 0;) {
+    if (i > 0 && key(added[j - 1]) < key(edges[i - 1])) {
+      edges[--k] = edges[--i];
+    } else {
+      edges[--k] = added[--j];
+    }
+  }
 }
 
 }  // namespace nd

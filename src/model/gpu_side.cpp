@@ -71,7 +71,7 @@ void GpuSideBuilder::cite(const Stream& s, uint64_t line) {
   if (texts_.size() >= cap_ || line == 0) return;
   for (const auto& [number, text] : s.recent) {
     if (number == line) {
-      texts_.try_emplace(JobModel::key_of(LineRef{s.file, static_cast<uint32_t>(line)}), text);
+      texts_.add(JobModel::key_of(LineRef{s.file, static_cast<uint32_t>(line)}), text);
       return;
     }
   }

@@ -15,6 +15,7 @@
 
 #include "parsers/events.h"
 #include "parsers/gpu/gpu_records.h"
+#include "src/util/text_store.h"
 #include "parsers/gpu/side_stream.h"
 #include "parsers/parsed_lines.h"
 
@@ -104,7 +105,7 @@ struct GpuSide {
 class GpuSideBuilder {
  public:
   // Cited lines' text goes to `texts` (JobModel::line_text), at most `cap`.
-  GpuSideBuilder(std::unordered_map<uint64_t, std::string>& texts, size_t cap) : texts_(texts), cap_(cap) {}
+  GpuSideBuilder(TextStore& texts, size_t cap) : texts_(texts), cap_(cap) {}
   void add(LineRef ref, const ParsedLines::OtherLine& line);
   // Ends every stream; the result is in `side`.
   void finish(GpuSide& side);
@@ -139,7 +140,7 @@ class GpuSideBuilder {
   Stream* last_ = nullptr;  // std::map nodes do not move
   std::map<uint32_t, std::string> file_hosts_;
   GpuSide side_;
-  std::unordered_map<uint64_t, std::string>& texts_;
+  TextStore& texts_;
   size_t cap_;
 };
 

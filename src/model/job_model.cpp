@@ -1,5 +1,7 @@
 #include "src/model/job_model.h"
 
+#include "src/util/text.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -48,9 +50,12 @@ SyntheticProcess synthetic_process(uint64_t pid) {
   return p;
 }
 
-const std::string* JobModel::text_of(LineRef ref) const {
-  auto it = line_text.find(key_of(ref));
-  return it == line_text.end() ? nullptr : &it->second;
+std::optional<std::string> JobModel::text_of(LineRef ref) const {
+  auto found = line_text.find(key_of(ref));
+  if (!found) return std::nullopt;
+  if (found->source == TextStore::kInline) return std::string(found->text);
+  if (found->source >= sources.size() || !sources[found->source]) return std::string();
+  return valid_utf8(sources[found->source]->read(found->offset, found->size));
 }
 
 std::string JobModel::where(LineRef ref) const {

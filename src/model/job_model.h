@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 #include "src/model/gpu_side.h"
 #include "src/probe/node_snapshot.h"
 #include "src/util/interner.h"
+#include "src/util/text_store.h"
 
 namespace nd {
 
@@ -67,21 +69,24 @@ struct ConnectionRecord {
 };
 
 // One directed link on one channel and connection index, both halves merged.
+// 32 bytes: a job keeps one per rank, channel and direction.
 struct Edge {
   uint32_t sender = 0;
   uint32_t receiver = 0;
-  uint16_t channel = 0;
-  int8_t conn_index = -1;
-  uint16_t send_transport = kNoTransport;  // as the sender printed it
-  uint16_t recv_transport = kNoTransport;  // as the receiver printed it
   LineRef send_line;
   LineRef recv_line;
+  uint16_t channel = 0;
+  uint16_t send_transport = kNoTransport;  // as the sender printed it
+  uint16_t recv_transport = kNoTransport;  // as the receiver printed it
+  int8_t conn_index = -1;
   bool one_line = false;  // NCCL < 2.12: one line per link, no [send]/[receive] halves
   uint16_t transport() const { return send_transport != kNoTransport ? send_transport : recv_transport; }
   LineRef line() const { return send_transport != kNoTransport ? send_line : recv_line; }
   // Both sides have printed the link: nothing more can come of it.
   bool both_halves() const { return one_line || (send_transport != kNoTransport && recv_transport != kNoTransport); }
 };
+
+static_assert(sizeof(Edge) == 32);
 
 struct ListingRecord {
   uint16_t channel = 0;
@@ -110,6 +115,7 @@ struct TreeRecord {
   TreeEntry entry;
   LineRef line;
 };
+static_assert(sizeof(TreeRecord) == 32);
 
 struct Communicator {
   std::string key;  // "0x52e965372ad155ed", or "#k/n" when NCCL prints no commId
@@ -330,7 +336,10 @@ struct JobModel {
   std::vector<LineRef> malformed_samples;
 
   // Text of cited lines: the first line per (host, transport, peer), bounded.
-  std::unordered_map<uint64_t, std::string> line_text;
+  TextStore line_text;
+  // Per file, when its cited lines are kept as places (TextStore::add_place):
+  // the file, open to read them back. Null for streams.
+  std::vector<std::shared_ptr<const SourceFile>> sources;
 
   // Caps on what a hostile or endless log can pile up; past them, lines
   // change nothing (WARNs and framework lines are still counted).
@@ -344,10 +353,11 @@ struct JobModel {
   static constexpr size_t kMaxSamples = 5;
   static constexpr size_t kMaxCachedLines = 200000;
   static constexpr size_t kMaxCitedText = 4096;            // bytes of a cited line kept
+  static constexpr size_t kMaxSourceFiles = 64;            // inputs kept open to read cited lines from
   static constexpr size_t kMaxProbeRecords = 65536;        // each of probe_records, probe_problems
   static constexpr size_t kMaxProbeRecordBytes = 4u << 20;  // a longer record is not one
 
-  const std::string* text_of(LineRef ref) const;
+  std::optional<std::string> text_of(LineRef ref) const;
   static uint64_t key_of(LineRef ref) { return (uint64_t{ref.file} << 32) | ref.line; }
   std::string where(LineRef ref) const;  // "file:line"
   // "host unknown" for kNoHost: lines whose header held no host, or only a

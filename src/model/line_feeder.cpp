@@ -30,6 +30,7 @@ struct Slot {
   uint64_t id = 0;
   uint64_t lines = 0;
   bool line_by_line = false;  // parsed at merge time, see parse_chunk
+  int64_t file_offset = -1;   // of buffer[0], for a regular file
   ParsedLines parsed;
   ByteMarks marks;
 };
@@ -104,6 +105,9 @@ ssize_t pread_retry(int fd, char* buf, size_t n, off_t at) {
 constexpr std::chrono::milliseconds kPause{2};
 constexpr std::chrono::milliseconds kMaxHold{20};
 
+constexpr size_t kChunksInFlight = size_t{1} << 20;
+constexpr size_t kMinChunk = size_t{128} << 10;
+
 class Feeder {
  public:
   Feeder(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options)
@@ -123,12 +127,18 @@ class Feeder {
       // Fewer, larger reads when a fast writer fills the pipe; best effort.
       (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     }
+    if (regular_) builder_.add_source(file_, fd_);
     threads_ = options.threads ? std::min(options.threads, FeedOptions::kMaxThreads)
                                : worker_threads(FeedOptions::kMaxThreads);
-    // A chunk holds up to `chunk` bytes of line starts plus the head of a
+    // A chunk for each worker, and two parsed ones waiting for the merge.
+    slots_total_ = threads_ + 2;
+    // The chunks in flight, with their parsed lines (about three times their
+    // bytes for init lines), share a fixed budget however many cores there
+    // are: memory follows the job, not the machine.
+    chunk_ = std::min(options.chunk, std::max(kMinChunk, kChunksInFlight / slots_total_));
+    // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.
-    capacity_ = options.chunk + 2 * overlong_head(options.max_line);
-    slots_total_ = 2 * threads_ + 2;
+    capacity_ = chunk_ + 2 * overlong_head(options.max_line);
   }
 
   FeedResult run() {
@@ -159,6 +169,10 @@ class Feeder {
   void process(Slot* slot) {
     if (regular_) read_regular(*slot);
     parse_chunk(*slot, options_.max_line);
+    if (regular_) {
+      slot->parsed.source = std::string_view(slot->buffer.data(), slot->end);
+      slot->parsed.source_offset = slot->file_offset;
+    }
     publish(slot);
   }
 
@@ -183,7 +197,7 @@ class Feeder {
       slot->parsed.known_hosts = known_hosts_;
       if (regular_) {
         slot->id = next_id_++;
-        if (base_ + static_cast<off_t>((slot->id + 1) * options_.chunk) >= size_) done_ = true;
+        if (base_ + static_cast<off_t>((slot->id + 1) * chunk_) >= size_) done_ = true;
         return slot;
       }
     }
@@ -218,10 +232,11 @@ class Feeder {
   // Chunk `id` of a regular file: the lines that start in
   // [base + id * chunk, base + (id + 1) * chunk), read with pread.
   void read_regular(Slot& slot) {
-    const size_t chunk = options_.chunk;
+    const size_t chunk = chunk_;
     const size_t max_line = options_.max_line;
     off_t start = base_ + static_cast<off_t>(slot.id * chunk);
     off_t from = slot.id == 0 ? start : start - 1;
+    slot.file_offset = from;
     size_t want = static_cast<size_t>(start + static_cast<off_t>(chunk) - from);
     size_t n = 0;
     bool eof = false;
@@ -274,7 +289,7 @@ class Feeder {
     size_t len = carry_.size();
     if (len > 0) std::memcpy(buf, carry_.data(), len);  // an empty vector's data() may be null
     carry_.clear();
-    size_t target = options_.chunk;
+    size_t target = chunk_;
     size_t scanned = 0;  // buf[0, scanned) holds no newline
     bool have_line = false;
     std::chrono::steady_clock::time_point first_line_at;
@@ -425,6 +440,7 @@ class Feeder {
   ModelBuilder& builder_;
   FeedOptions options_;
   size_t threads_ = 1;
+  size_t chunk_ = 0;
   size_t capacity_ = 0;
 
   bool regular_ = false;

@@ -74,8 +74,9 @@ std::string describe(const JobModel& m) {
     out << fmt::format("framework {} {} {} {} {} {}\n", static_cast<int>(f.kind), f.text, f.line.line,
                        f.watchdog ? f.watchdog->seq : 0, f.nccl_error ? f.nccl_error->error : "", f.cls.group);
   }
-  std::map<uint64_t, std::string> texts(m.line_text.begin(), m.line_text.end());
-  for (const auto& [k, t] : texts) out << "text " << k << " " << t << "\n";
+  for (uint64_t k : m.line_text.keys()) {
+    out << "text " << k << " " << *m.text_of(LineRef{static_cast<uint32_t>(k >> 32), static_cast<uint32_t>(k)}) << "\n";
+  }
   return out.str();
 }
 

@@ -28,6 +28,14 @@ uint32_t ModelBuilder::add_file(std::string display_name, std::string host) {
   return file;
 }
 
+void ModelBuilder::add_source(uint32_t file, int fd) {
+  size_t open = std::count_if(model_.sources.begin(), model_.sources.end(), [](const auto& s) { return s != nullptr; });
+  // Per-rank files are many and small: past a few, their lines are copied.
+  if (open >= JobModel::kMaxSourceFiles) return;
+  if (file >= model_.sources.size()) model_.sources.resize(file + 1);
+  model_.sources[file] = SourceFile::open_copy(fd);
+}
+
 void ModelBuilder::add_line(uint32_t file, const Line& line) {
   single_.clear();
   parse_line(line, single_);
@@ -52,12 +60,17 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
     first = parsed.first_items;
     add_framework_line(ref_of(parsed.first_number), parse_framework_line(FrameworkKind::LastError, parsed.first_text));
   }
+  bool placed = parsed.source_offset >= 0 && file < model_.sources.size() && model_.sources[file];
+  source_ = placed ? parsed.source : std::string_view();
+  source_offset_ = placed ? parsed.source_offset : -1;
   for (size_t k = first; k < parsed.items.size(); ++k) {
     const auto& item = parsed.items[k];
     // Only a `Last error:` line just before the batch's end carries over.
     expect_last_error_ = false;
     apply_item(ref_of(item.line), parsed, item);
   }
+  source_ = {};
+  source_offset_ = -1;
 }
 
 void ModelBuilder::apply_item(LineRef ref, const ParsedLines& parsed, const ParsedLines::Item& item) {
@@ -155,7 +168,14 @@ void ModelBuilder::on(const At& at, const MalformedEvent&) {
 void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view raw) {
   if (model_.line_text.size() >= JobModel::kMaxCachedLines) return;
   if (bucket != 0 && !text_buckets_.insert(bucket)) return;
-  model_.line_text.emplace(JobModel::key_of(ref), valid_utf8(raw.substr(0, JobModel::kMaxCitedText)));
+  std::string_view cut = raw.substr(0, JobModel::kMaxCitedText);
+  const char* from = source_.data();
+  if (source_offset_ >= 0 && cut.data() >= from && cut.data() + cut.size() <= from + source_.size()) {
+    model_.line_text.add_place(JobModel::key_of(ref), ref.file,
+                               static_cast<uint64_t>(source_offset_) + static_cast<uint64_t>(cut.data() - from), cut.size());
+  } else {
+    model_.line_text.add(JobModel::key_of(ref), valid_utf8(cut));
+  }
 }
 
 void ModelBuilder::observe(std::map<std::string, std::vector<Observation>>& where, std::string_view key,

@@ -39,6 +39,10 @@ class ModelBuilder {
   // The same, for an input given as HOST=FILE: lines that no launcher prefix
   // names a host of belong to `host`.
   uint32_t add_file(std::string display_name, std::string host);
+  // Lines of `file` are read from `fd`, a regular file, by offset: cited
+  // lines are read back from it rather than copied (see
+  // ParsedLines::source). Keeps its own descriptor.
+  void add_source(uint32_t file, int fd);
   // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);
   // Merges parsed lines in order; an item's line number is line_base + Item::line.
@@ -206,6 +210,9 @@ class ModelBuilder {
   std::set<std::tuple<uint32_t, int, std::string, int, std::string>> net_note_keys_;
   std::set<std::tuple<int, uint32_t, uint32_t>> binding_keys_;
   bool expect_last_error_ = false;
+  // The batch being applied: where its views point in their file, if anywhere.
+  std::string_view source_;
+  int64_t source_offset_ = -1;
   std::vector<FirstLineHost> first_line_hosts_;  // not seen since; usually none
   std::unordered_map<std::string, uint32_t> renamed_hosts_;  // lost-character name -> its host
 };

@@ -73,8 +73,8 @@ void ProbeRecordsBuilder::close(const Key& key, Open& open) {
   }
   if (model_.line_text.size() < JobModel::kMaxCachedLines) {
     // The record's own text is tens of KiB of JSON: cite it by its host.
-    model_.line_text.try_emplace(JobModel::key_of(start),
-                                 fmt::format("{}: nccl-doctor probe record", host.empty() ? "host unknown" : host));
+    model_.line_text.add(JobModel::key_of(start),
+                         fmt::format("{}: nccl-doctor probe record", host.empty() ? "host unknown" : host));
   }
   model_.probe_records.push_back({start, std::move(host), std::move(*node)});
 }

@@ -294,7 +294,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::vector<FindingList> sinks(rules.size());
   run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
     if (i == rules.size()) {
-      report.summary = summarize(model);
+      report.summary = summarize(model, SummaryParts{.channel_links = config.format == OutputFormat::Json});
     } else if (config.selection.enabled(rules[i]->info().id)) {
       rules[i]->check(ctx, sinks[i]);
     }

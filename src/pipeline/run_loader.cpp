@@ -182,7 +182,10 @@ LoadedRun load_run(const std::string& arg, const CheckConfig& config) {
   // A log (and the other inputs `check` reads): the same pipeline as `check`.
   JobModel model;
   std::vector<std::string> errors = read_model({arg}, model, config.timings);
-  CheckReport report = analyze(model, config);
+  // It becomes a JSON report: the summary's parts that only JSON shows too.
+  CheckConfig as_json = config;
+  as_json.format = OutputFormat::Json;
+  CheckReport report = analyze(model, as_json);
   report.input_errors = errors;
   run.status = exit_code(report, config.fail_on);
   if (run.status == 2 || run.status == kExitNoNcclLines) {

@@ -95,7 +95,7 @@ struct EdgeWalk {
 
 bool printed_gdr(const JobModel& m, uint16_t id) { return id != kNoTransport && id < m.transports.size() && m.transports[id].gdr; }
 
-CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& walk) {
+CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& walk, bool channel_links) {
   CommSummary cs;
   cs.key = c.key;
   cs.nranks = c.size();
@@ -115,11 +115,18 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
 
   Cell* last = nullptr;
   CellKey last_key{};
-  // The same cells, one set per channel: `diff` compares runs channel by
-  // channel. Keyed like the matrix, with the channel in the transport's place.
-  std::map<std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool>, Cell> channel_cells;
-  Cell* last_channel = nullptr;
-  std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool> last_channel_key{};
+  // The same cells, one per channel: `diff` compares runs channel by channel.
+  // A run of neighbouring edges mostly shares a channel and host pair, so a
+  // flat list of runs, sorted and joined after, stays short.
+  struct ChannelRun {
+    uint16_t channel;
+    uint32_t from, to;
+    uint16_t transport;
+    bool gdr;
+    uint64_t connections;
+    const Edge* sample;
+  };
+  std::vector<ChannelRun> runs;
   for (const auto& e : c.edges) {
     uint32_t a = c.host_of(e.sender);
     uint32_t b = c.host_of(e.receiver);
@@ -135,25 +142,40 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
     }
     if (!last->sample) last->sample = &e;
     ++last->connections;
-    // Neighbouring edges mostly share a channel and host pair here too.
-    std::tuple<uint16_t, uint32_t, uint32_t, uint16_t, bool> channel_key{e.channel, a, b, key.transport, key.gdr};
-    if (!last_channel || last_channel_key != channel_key) {
-      last_channel = &channel_cells[channel_key];
-      last_channel_key = channel_key;
+    if (!channel_links) continue;
+    if (runs.empty() || runs.back().channel != e.channel || runs.back().from != a || runs.back().to != b ||
+        runs.back().transport != key.transport || runs.back().gdr != key.gdr) {
+      runs.push_back({e.channel, a, b, key.transport, key.gdr, 0, &e});
     }
-    if (!last_channel->sample) last_channel->sample = &e;
-    ++last_channel->connections;
+    ++runs.back().connections;
   }
-  // Labels join cells (GDR on either side), and the order is by host name.
-  std::map<std::tuple<uint16_t, std::string, std::string, std::string>, ChannelLink> links;
-  for (const auto& [key, cell] : channel_cells) {
-    auto [channel, a, b, transport, gdr] = key;
-    std::string label = link_label(m, *cell.sample);
-    ChannelLink& link = links[{channel, m.host_name(a), m.host_name(b), label}];
-    if (link.connections == 0) link = {channel, a, b, m.host_name(a), m.host_name(b), label, 0};
-    link.connections += cell.connections;
+  if (runs.empty()) return cs;
+  // The label of a link depends only on its transport and GDR (one label per
+  // cell of the matrix above); links are ordered by channel, host names and
+  // label, and runs that end up with one label are joined.
+  std::map<std::pair<uint16_t, bool>, std::string> labels;
+  std::vector<const std::string*> label_of(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto [it, added] = labels.try_emplace({runs[i].transport, runs[i].gdr});
+    if (added) it->second = link_label(m, *runs[i].sample);
+    label_of[i] = &it->second;
   }
-  for (auto& [key, link] : links) cs.links.push_back(std::move(link));
+  std::vector<uint32_t> order(runs.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto sort_key = [&](uint32_t i) {
+    return std::tuple(runs[i].channel, std::string_view(m.hosts.name(runs[i].from)),
+                      std::string_view(m.hosts.name(runs[i].to)), std::string_view(*label_of[i]));
+  };
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return sort_key(x) < sort_key(y); });
+  for (size_t k = 0; k < order.size(); ++k) {
+    const ChannelRun& run = runs[order[k]];
+    if (k > 0 && sort_key(order[k]) == sort_key(order[k - 1])) {
+      cs.links.back().connections += run.connections;
+      continue;
+    }
+    cs.links.push_back({run.channel, run.from, run.to, m.host_name(run.from), m.host_name(run.to), *label_of[order[k]],
+                        run.connections});
+  }
   return cs;
 }
 
@@ -281,7 +303,7 @@ void summarize_settings(const JobModel& m, JobSummary& s) {
 
 }  // namespace
 
-JobSummary summarize(const JobModel& model) {
+JobSummary summarize(const JobModel& model, SummaryParts parts) {
   JobSummary s;
   s.files = model.files;
   s.counters = model.counters;
@@ -309,7 +331,7 @@ JobSummary summarize(const JobModel& model) {
   summarize_hosts(model, s);
 
   EdgeWalk walk{{}, std::vector<bool>(model.hosts.size()), std::vector<bool>(size_t{UINT16_MAX} + 1)};
-  for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk));
+  for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk, parts.channel_links));
   summarize_matrix(model, walk.cells, s);
   summarize_rails(model, s);
   summarize_settings(model, s);

@@ -169,7 +169,11 @@ struct JobSummary {
   GpuSideSummary gpu_side;  // nvidia-smi, topo -m, nccl-tests
 };
 
-JobSummary summarize(const JobModel& model);
+// What a view may leave out: parts that cost memory by the job's size.
+struct SummaryParts {
+  bool channel_links = true;  // CommSummary::links (JSON and diff only)
+};
+JobSummary summarize(const JobModel& model, SummaryParts parts = {});
 
 // The communicator a job-wide view shows: the largest, a made-up one only
 // when the log names no other; nullopt when there is none.
