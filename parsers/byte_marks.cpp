@@ -28,10 +28,12 @@ void scan_words_portable(const char* p, size_t words, uint64_t* nl, uint64_t* ca
       uint64_t x;
       std::memcpy(&x, p + w * 64 + part * 8, 8);
       if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+      // Most words hold no newline, no `N` and no control byte: gather
+      // only what is there.
       uint64_t newline = zero_bytes(x ^ (kOnes * '\n'));
-      n |= gather_bits(newline) << (part * 8);
-      c |= gather_bits(zero_bytes(x ^ (kOnes * 'N'))) << (part * 8);
-      k |= gather_bits(zero_bytes(x & (kOnes * 0xe0)) & ~newline) << (part * 8);
+      if (newline) n |= gather_bits(newline) << (part * 8);
+      if (uint64_t capital = zero_bytes(x ^ (kOnes * 'N'))) c |= gather_bits(capital) << (part * 8);
+      if (uint64_t control = zero_bytes(x & (kOnes * 0xe0)) & ~newline) k |= gather_bits(control) << (part * 8);
     }
     nl[w] = n;
     cap[w] = c;
