@@ -64,10 +64,10 @@ summary=""
 worst_rss=0
 worst_faults=0
 run_case() {
-  name=$1
+  case_name=$1
   shift
   files=$*
-  cat $files >/dev/null
+  sh -c "cat $files >/dev/null"
   measure "wc -l" "wc -l $files"
   t_wc=$secs
   # grep writes its count to a file: with stdout on /dev/null GNU grep stops at the first match.
@@ -79,7 +79,7 @@ run_case() {
   echo "  report: $verdict"
   echo "  check / grep -c: wall $(ratio "$secs" "$t_grep") (target <= 1.00), CPU $(ratio "$cpu" "$c_grep") (target <= 1.50);" \
        "check / wc -l: wall $(ratio "$secs" "$t_wc")"
-  summary="$summary; $name wall $(ratio "$secs" "$t_grep") CPU $(ratio "$cpu" "$c_grep")"
+  summary="$summary; $case_name wall $(ratio "$secs" "$t_grep") CPU $(ratio "$cpu" "$c_grep")"
   [ "$rss" -gt "$worst_rss" ] && worst_rss=$rss
   [ "$faults" -gt "$worst_faults" ] && worst_faults=$faults
   return 0

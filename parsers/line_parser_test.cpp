@@ -6,6 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include "parsers/envelope.h"
+#include "parsers/fast_shapes.h"
+
 using namespace nd;
 
 namespace {
@@ -116,6 +119,32 @@ TEST_CASE("per-operation lines: counted for a known host, a sighting for a new o
   parse_marked_line(Line{op, 2, false}, op.find(" NCCL "), marked);
   CHECK(marked.items.empty());
   CHECK(marked.counts.nccl_lines == 1);
+}
+
+TEST_CASE("per-operation lines behind mpirun --tag-output: the fast path decides as the full one") {
+  std::string_view body = "gpu01:2771:2771 [0] NCCL INFO AllReduce: opCount 1f sendbuff 0x7f2f3a000000 recvbuff "
+                          "0x7f2f3a000000 count 262144 datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=16] stream 0x1";
+  auto known = std::make_shared<NameSet>();
+  known->insert("gpu01");
+  known->insert("Gpu01");
+  known->own();
+  for (std::string prefix : {"[1,5]<stdout>:", "[1,5]<stderr>: ", "[12,4095]<stddiag>:", "[1,5]<stdout>:[1,5]<stdout>:",
+                             "[1,99999999999]<stdout>:", "[1,5][gpu01:2771]<stdout>:", "[1,5]<stdout>:  ", "[x,5]<stdout>:"}) {
+    for (std::string name : {"gpu01", "Gpu01", "gpu02"}) {
+      std::string line = prefix + name + std::string(body.substr(5));
+      INFO(line);
+      // What the stripper and the backward reader decide, which the fast
+      // path must match: only counted when the stripper leaves the header
+      // at the start and its host is known.
+      size_t marker = line.find(" NCCL ");
+      auto host = per_operation_host(line, marker);
+      bool only_counted = host && known->contains(*host) && strip_envelope(line).payload.data() == host->data();
+      ParsedLines marked = parse({""}, known);
+      parse_marked_line(Line{line, 2, false}, marker, marked);
+      CHECK(marked.counts.nccl_lines == 1);
+      CHECK(marked.items.empty() == only_counted);
+    }
+  }
 }
 
 TEST_CASE("a launcher's binding report keeps the host as NCCL prints it") {
