@@ -33,7 +33,7 @@ void add_summary_command(CLI::App& app, int& exit_code) {
     default_inputs_to_stdin(args->inputs);
     JobModel model;
     std::vector<std::string> errors = read_model(args->inputs, model);
-    JobSummary summary = summarize(model);
+    JobSummary summary = summarize(model, SummaryParts{.channel_links = false});
     std::string out = args->format == SummaryFormat::Json ? render_summary_json(summary, errors)
                                                           : render_summary_text(summary, errors);
     exit_code = !write_stdout(out) || !errors.empty() ? 2 : 0;

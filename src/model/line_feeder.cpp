@@ -148,10 +148,11 @@ class Feeder {
       Slot* slot = take();
       if (!slot) break;
       if (!spawned) {
-        // Only inputs of more than one chunk are worth more threads.
+        // Only inputs of several chunks are worth more threads: starting one
+        // costs more than parsing a chunk (per-rank files are often small).
         spawned = true;
         std::unique_lock lk(mutex_);
-        bool more = !done_;
+        bool more = !done_ && (!regular_ || size_ - base_ > static_cast<off_t>(3 * chunk_));
         lk.unlock();
         for (size_t i = 1; more && i < threads_; ++i) helpers.emplace_back([this] { work(); });
       }
