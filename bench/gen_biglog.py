@@ -91,12 +91,14 @@ class Writer:
         if self.per_rank:
             if rank is None:
                 rank = self.rank_of_line(line)
-            f = self.files.get(rank)
-            if f is None:
-                f = self.files[rank] = open(os.path.join(self.per_rank, f"rank-{rank:05d}.log"), "w")
-            f.write(line + "\n")
+            # Buffered per rank and appended in pieces: a thousand files open
+            # at once would pass the usual limit of 1024 descriptors.
+            pending = self.files.setdefault(rank, [])
+            pending.append(line + "\n")
             self.bytes += len(line) + 1
             self.lines += 1
+            if len(pending) >= 512:
+                self.flush_rank(rank)
             return
         if self.launcher != "none":
             if rank is None:
@@ -110,10 +112,15 @@ class Writer:
         if len(self.buf) >= 8192:
             self.flush()
 
+    def flush_rank(self, rank):
+        with open(os.path.join(self.per_rank, f"rank-{rank:05d}.log"), "a") as f:
+            f.writelines(self.files[rank])
+        self.files[rank] = []
+
     def close(self):
         self.flush()
-        for f in self.files.values():
-            f.close()
+        for rank in self.files:
+            self.flush_rank(rank)
 
     def flush(self):
         if self.buf:
@@ -193,6 +200,9 @@ def main():
     target = parse_size(args.size)
     if args.per_rank:
         os.makedirs(args.per_rank, exist_ok=True)
+        for name in os.listdir(args.per_rank):
+            if name.startswith("rank-"):
+                os.remove(os.path.join(args.per_rank, name))
     out = sys.stdout if args.output == "-" or args.per_rank else open(args.output, "w", newline="", buffering=1 << 20)
     w = Writer(out, args.launcher, job, args.per_rank)
     setup = fmt.generate(job)

@@ -58,8 +58,9 @@ PY
 [ -s "$dir/log-1x.log" ] || cut_log "$big" "$((full / 4))" "$dir/log-1x.log"
 [ -s "$dir/log-2x.log" ] || cut_log "$big" "$((full / 2))" "$dir/log-2x.log"
 
-# Case NAME FILES...: wc -l, grep -c and check on the same files; sets
-# $case_wall, $case_cpu (check / grep), $case_rss (MB) and $case_faults.
+# run_case NAME FILES...: wc -l, grep -c and check on the same files; adds
+# the ratios to $summary and keeps the largest RSS and page faults of check
+# in $worst_rss and $worst_faults.
 summary=""
 worst_rss=0
 worst_faults=0
@@ -109,7 +110,7 @@ for k in 1 2 4; do
 done
 
 if [ "$(bytes "$tag_size")" -gt 0 ]; then
-  tagged=$dir/tag-output-$tag_size.log
+  tagged=$dir/tag-output-$tag_size-${hosts}x${gpus}-${channels}ch-$version.log
   if [ ! -s "$tagged" ]; then
     echo "bench: generating $tag_size behind mpirun --tag-output"
     python3 bench/gen_biglog.py $job --launcher openmpi4-tag --size "$(bytes "$tag_size")" -o "$tagged"
@@ -120,12 +121,14 @@ if [ "$(bytes "$tag_size")" -gt 0 ]; then
 fi
 
 if [ "$(bytes "$rank_files_size")" -gt 0 ]; then
-  ranks_dir=$dir/per-rank-$rank_files_size
-  if [ ! -s "$ranks_dir/rank-01023.log" ]; then
+  ranks_dir=$dir/per-rank-$rank_files_size-${channels}ch-$version
+  # .complete: a run cut short leaves no half-written set to be timed.
+  if [ ! -e "$ranks_dir/.complete" ]; then
     echo "bench: generating 1024 per-rank files, $rank_files_size in all"
     rm -rf "$ranks_dir"
     python3 bench/gen_biglog.py --hosts 128 --gpus-per-host 8 --channels "$channels" --version "$version" \
       --socket-pair 3,4 --shm-host 7 --size "$(bytes "$rank_files_size")" --per-rank "$ranks_dir"
+    touch "$ranks_dir/.complete"
   fi
   echo
   echo "bench: 3. 1024 per-rank files, $(cat "$ranks_dir"/*.log | wc -c) bytes"

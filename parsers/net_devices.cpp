@@ -24,7 +24,7 @@ int bounded_number(std::string_view p, size_t digits) {
 
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   // IB items: index, HCA, port, optional rail/plane, link layer.
-  static const re2::RE2 kIbItem(R"(\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::\d+)?(?::\d+)?/([A-Za-z]+))");
+  static const re2::RE2 kIbItem(R"(\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::(\d+))?(?::(\d+))?/([A-Za-z]+))");
   // Socket items: index, interface, address.
   static const re2::RE2 kSocketItem(R"(\[(\d+)\]([A-Za-z0-9_.@\-]+):([^\s<>\[\]]+<\d+>))");
   std::vector<NetDeviceEntry> out;
@@ -32,14 +32,18 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   constexpr size_t kMaxDevices = 64;
   constexpr size_t kMaxName = 64;
   re2::StringPiece input(list.data(), list.size());
-  re2::StringPiece index, port, name, layer;
+  re2::StringPiece index, port, name, layer, rail, plane;
   bool any_ib = false;
-  while (out.size() < kMaxDevices && re2::RE2::FindAndConsume(&input, kIbItem, &index, &name, &port, &layer)) {
+  while (out.size() < kMaxDevices &&
+         re2::RE2::FindAndConsume(&input, kIbItem, &index, &name, &port, &rail, &plane, &layer)) {
     int i = bounded_number(sv(index), 6);
     int p = bounded_number(sv(port), 5);
-    if (i < 0 || p < 0 || name.size() > kMaxName || layer.size() > 16) continue;
+    bool rail_ok = rail.empty() || bounded_number(sv(rail), 6) >= 0;
+    bool plane_ok = plane.empty() || bounded_number(sv(plane), 6) >= 0;
+    if (i < 0 || p < 0 || !rail_ok || !plane_ok || name.size() > kMaxName) continue;
     any_ib = true;
-    out.push_back({i, sv(name), p, sv(layer), {}});
+    // The link layer: its first 16 letters, as the pattern took them before.
+    out.push_back({i, sv(name), p, sv(layer).substr(0, 16), {}});
   }
   if (any_ib) return out;
   input = re2::StringPiece(list.data(), list.size());

@@ -1,5 +1,7 @@
 #include "parsers/net_devices.h"
 
+#include <string>
+
 #include <doctest/doctest.h>
 
 using namespace nd;
@@ -63,4 +65,16 @@ TEST_CASE("socket addresses: IPv4 after a colon and before <port>") {
   CHECK(socket_addresses("Bootstrap: Using ib0:10.1.0.10<0>") == std::vector<std::string_view>{"10.1.0.10"});
   CHECK(socket_addresses("Bootstrap : Using eth0:fe80::1%eth0<0>").empty());
   CHECK(socket_addresses("x:1.2.3<0> 10.1.0.10<0>").empty());
+}
+
+TEST_CASE("net devices: lengths are checked after the match, as the bounded pattern did") {
+  auto d = parse_net_devices(" [0]mlx5_0:1/InfiniBandExtended [1]mlx5_1:1:1234567/IB [2]mlx5_2:1:2:3/IB [1234567]x:1/IB");
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].name == "mlx5_0");
+  CHECK(d[0].link_layer == "InfiniBandExtend");
+  CHECK(d[1].name == "mlx5_2");
+  CHECK(d[1].port == 1);
+  auto s = parse_net_devices(" [0]eth0:10.0.0.1<1234567> [1]eth1:10.0.0.2<0> [2]" + std::string(65, 'e') + ":10.0.0.3<0>");
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].name == "eth1");
 }

@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
   // afresh and give freed memory back at once, so every regrowth faults its
   // pages in again, which is slow in VMs and containers: keep them instead.
   // Memory is bounded by the job's size, and the process is short-lived.
-  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  // 32 MB is the largest threshold glibc takes (it ignores a larger one, and
+  // setting the trim threshold then pins the mmap threshold at 128 KB).
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   // One heap: the worker threads allocate little, and with an arena each the
   // model, built by whichever thread merges, would spread over all of them.

@@ -55,7 +55,11 @@ std::optional<std::string> JobModel::text_of(LineRef ref) const {
   if (!found) return std::nullopt;
   if (found->source == TextStore::kInline) return std::string(found->text);
   if (found->source >= sources.size() || !sources[found->source]) return std::string();
-  return valid_utf8(sources[found->source]->read(found->offset, found->size));
+  std::string text = sources[found->source]->read(found->offset, found->size);
+  // The file was cut or rewritten after it was read (a restarted job that
+  // truncates its log): say so rather than cite other text.
+  if (TextStore::fingerprint(text) != found->check) return std::string(kChangedLine);
+  return valid_utf8(text);
 }
 
 std::string JobModel::where(LineRef ref) const {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -354,6 +355,8 @@ struct JobModel {
   static constexpr size_t kMaxCachedLines = 200000;
   static constexpr size_t kMaxCitedText = 4096;            // bytes of a cited line kept
   static constexpr size_t kMaxSourceFiles = 64;            // inputs kept open to read cited lines from
+  // The text of a cited line whose file changed under it after it was read.
+  static constexpr std::string_view kChangedLine = "(this line changed in the file after it was read)";
   static constexpr size_t kMaxProbeRecords = 65536;        // each of probe_records, probe_problems
   static constexpr size_t kMaxProbeRecordBytes = 4u << 20;  // a longer record is not one
 

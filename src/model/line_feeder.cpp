@@ -133,8 +133,9 @@ class Feeder {
     // A chunk for each worker, and two parsed ones waiting for the merge.
     slots_total_ = threads_ + 2;
     // The chunks in flight, with their parsed lines (about three times their
-    // bytes for init lines), share a fixed budget however many cores there
-    // are: memory follows the job, not the machine.
+    // bytes for init lines), share a budget however many cores there are:
+    // memory follows the job, not the machine. Chunks stay at least
+    // kMinChunk, so past 6 threads the budget grows (8: 10 x 128 KB).
     chunk_ = std::min(options.chunk, std::max(kMinChunk, kChunksInFlight / slots_total_));
     // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.

@@ -364,3 +364,23 @@ TEST_CASE("a read error is reported") {
   ::close(fd);
   CHECK(r.error == EISDIR);
 }
+
+TEST_CASE("a cited line of a file is read back from it, and one the file no longer holds says so") {
+  const std::string line = "gpu01:100:100 [0] NCCL INFO Frobnicating the widget";
+  std::string path = temp_file("header\n" + line + "\n");
+  JobModel model;
+  ModelBuilder builder(model);
+  uint32_t file = builder.add_file("job.log");
+  int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(feed_lines(fd, file, builder, feed_options(2, 4096, kDefaultMaxLine)).error == 0);
+  ::close(fd);
+  builder.finish();
+  REQUIRE(model.text_of(LineRef{file, 2}));
+  CHECK(*model.text_of(LineRef{file, 2}) == line);
+  // A restarted job truncates and rewrites its log.
+  std::ofstream(path, std::ios::trunc) << "header\ngpu01:100:100 [0] NCCL INFO Something else entirely\n";
+  CHECK(*model.text_of(LineRef{file, 2}) == JobModel::kChangedLine);
+  std::ofstream(path, std::ios::trunc) << "";
+  CHECK(*model.text_of(LineRef{file, 2}) == JobModel::kChangedLine);
+  ::unlink(path.c_str());
+}

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <sys/resource.h>
+
 #include "src/util/text.h"
 
 namespace nd {
@@ -31,7 +33,13 @@ uint32_t ModelBuilder::add_file(std::string display_name, std::string host) {
 void ModelBuilder::add_source(uint32_t file, int fd) {
   size_t open = std::count_if(model_.sources.begin(), model_.sources.end(), [](const auto& s) { return s != nullptr; });
   // Per-rank files are many and small: past a few, their lines are copied.
-  if (open >= JobModel::kMaxSourceFiles) return;
+  // Never more than a quarter of the descriptors the process may open.
+  static const size_t kMaxOpen = [] {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return JobModel::kMaxSourceFiles;
+    return std::min<size_t>(JobModel::kMaxSourceFiles, static_cast<size_t>(limit.rlim_cur / 4));
+  }();
+  if (open >= kMaxOpen) return;
   if (file >= model_.sources.size()) model_.sources.resize(file + 1);
   model_.sources[file] = SourceFile::open_copy(fd);
 }
@@ -172,7 +180,7 @@ void ModelBuilder::remember_text(uint64_t bucket, LineRef ref, std::string_view 
   const char* from = source_.data();
   if (source_offset_ >= 0 && cut.data() >= from && cut.data() + cut.size() <= from + source_.size()) {
     model_.line_text.add_place(JobModel::key_of(ref), ref.file,
-                               static_cast<uint64_t>(source_offset_) + static_cast<uint64_t>(cut.data() - from), cut.size());
+                               static_cast<uint64_t>(source_offset_) + static_cast<uint64_t>(cut.data() - from), cut);
   } else {
     model_.line_text.add(JobModel::key_of(ref), valid_utf8(cut));
   }

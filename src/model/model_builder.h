@@ -41,7 +41,9 @@ class ModelBuilder {
   uint32_t add_file(std::string display_name, std::string host);
   // Lines of `file` are read from `fd`, a regular file, by offset: cited
   // lines are read back from it rather than copied (see
-  // ParsedLines::source). Keeps its own descriptor.
+  // ParsedLines::source). Keeps its own descriptor, for the first
+  // JobModel::kMaxSourceFiles files only (fewer under a low RLIMIT_NOFILE);
+  // later files' cited lines are copied.
   void add_source(uint32_t file, int fd);
   // Same as parse_line() then apply() with a base of 0.
   void add_line(uint32_t file, const Line& line);

@@ -54,7 +54,7 @@ void TextStore::grow() {
 const char* TextStore::store(std::string_view text) {
   if (text.empty()) return "";
   if (text.size() > block_left_) {
-    // A text longer than a block gets a block of its own; the current one
+    // A text longer than a quarter block gets a block of its own; the current one
     // stays open for the short texts after it.
     if (text.size() > kBlockBytes / 4) {
       blocks_.push_back(std::make_unique<char[]>(text.size()));
@@ -88,11 +88,18 @@ bool TextStore::insert(const Entry& entry) {
 bool TextStore::add(uint64_t key, std::string_view text) {
   if (find(key)) return false;
   text = text.substr(0, UINT32_MAX);
-  return insert({key, reinterpret_cast<uintptr_t>(store(text)), static_cast<uint32_t>(text.size()), kInline});
+  return insert({key, reinterpret_cast<uintptr_t>(store(text)), static_cast<uint32_t>(text.size()), kInline, 0});
 }
 
-bool TextStore::add_place(uint64_t key, uint32_t source, uint64_t offset, size_t size) {
-  return insert({key, offset, static_cast<uint32_t>(std::min<size_t>(size, UINT32_MAX)), source});
+bool TextStore::add_place(uint64_t key, uint32_t source, uint64_t offset, std::string_view text) {
+  text = text.substr(0, UINT32_MAX);
+  return insert({key, offset, static_cast<uint32_t>(text.size()), source, fingerprint(text)});
+}
+
+uint32_t TextStore::fingerprint(std::string_view text) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : text) h = (h ^ c) * 16777619u;
+  return h;
 }
 
 std::optional<TextStore::Found> TextStore::find(uint64_t key) const {
@@ -102,7 +109,7 @@ std::optional<TextStore::Found> TextStore::find(uint64_t key) const {
     const Entry& e = entries_[slots_[s] - 1];
     if (e.key != key) continue;
     if (e.source == kInline) return Found{std::string_view(reinterpret_cast<const char*>(e.at), e.size)};
-    return Found{{}, e.source, e.at, e.size};
+    return Found{{}, e.source, e.at, e.size, e.check};
   }
   return std::nullopt;
 }

@@ -34,19 +34,24 @@ class SourceFile {
 
 class TextStore {
  public:
-  // What a key holds: a text, or `size` bytes at `offset` of source `source`.
+  // What a key holds: a text, or `size` bytes at `offset` of source `source`
+  // whose fingerprint() was `check` when they were read.
   struct Found {
     std::string_view text;
     uint32_t source = kInline;
     uint64_t offset = 0;
     size_t size = 0;
+    uint32_t check = 0;
   };
   static constexpr uint32_t kInline = UINT32_MAX;
 
   // Keeps `text` under `key`; false, keeping the first, when `key` has one.
   bool add(uint64_t key, std::string_view text);
-  // The same for a text that lies at `offset` of source `source`.
-  bool add_place(uint64_t key, uint32_t source, uint64_t offset, size_t size);
+  // The same for `text`, which lies at `offset` of source `source`: only its
+  // place and fingerprint are kept.
+  bool add_place(uint64_t key, uint32_t source, uint64_t offset, std::string_view text);
+  // A 32-bit hash (FNV-1a): whether a text read back is the one placed.
+  static uint32_t fingerprint(std::string_view text);
   std::optional<Found> find(uint64_t key) const;
   size_t size() const { return entries_.size(); }
   // Every key, in order.
@@ -58,6 +63,7 @@ class TextStore {
     uint64_t at;  // the text's address, or its offset in `source`
     uint32_t size;
     uint32_t source;
+    uint32_t check;  // places only
   };
   bool insert(const Entry& entry);
   size_t slot_of(uint64_t key) const;

@@ -48,12 +48,14 @@ TEST_CASE("a text store keeps a place in a file instead of its text, and the fil
   ::unlink(path);
   REQUIRE(file);
   TextStore store;
-  CHECK(store.add_place(3, 0, 11, 11));
+  CHECK(store.add_place(3, 0, 11, "second line"));
   CHECK_FALSE(store.add(3, "other"));
   auto found = store.find(3);
   REQUIRE(found);
   CHECK(found->source == 0);
   CHECK(file->read(found->offset, found->size) == "second line");
+  CHECK(found->check == TextStore::fingerprint("second line"));
+  CHECK(TextStore::fingerprint("second line") != TextStore::fingerprint("second lime"));
   // Past the end of the file (it shrank): what is there.
   CHECK(file->read(20, 10) == "ne\n");
   CHECK(file->read(100, 10).empty());
