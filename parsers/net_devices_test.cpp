@@ -74,7 +74,9 @@ TEST_CASE("net devices: lengths are checked after the match, as the bounded patt
   CHECK(d[0].link_layer == "InfiniBandExtend");
   CHECK(d[1].name == "mlx5_2");
   CHECK(d[1].port == 1);
-  auto s = parse_net_devices(" [0]eth0:10.0.0.1<1234567> [1]eth1:10.0.0.2<0> [2]" + std::string(65, 'e') + ":10.0.0.3<0>");
+  // The entries are views of the list: it must outlive them.
+  const std::string sockets = " [0]eth0:10.0.0.1<1234567> [1]eth1:10.0.0.2<0> [2]" + std::string(65, 'e') + ":10.0.0.3<0>";
+  auto s = parse_net_devices(sockets);
   REQUIRE(s.size() == 1);
   CHECK(s[0].name == "eth1");
 }
