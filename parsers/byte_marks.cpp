@@ -4,36 +4,24 @@
 #include <cstring>
 
 #include "parsers/simd.h"
+#include "parsers/swar.h"
 
 namespace nd {
 namespace {
 
-constexpr uint64_t kOnes = 0x0101010101010101ull;
-constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
-
-// 0x80 in every byte of `v` that is zero, exactly (no borrow between bytes).
-uint64_t zero_bytes(uint64_t v) {
-  uint64_t t = (v & kLow7) + kLow7;
-  return ~(t | v | kLow7);
-}
-
-// The high bit of byte i of `v` becomes bit i of the result.
-uint64_t gather_bits(uint64_t v) { return ((v >> 7) * 0x0102040810204080ull) >> 56; }
-
 // Eight bytes at a time in a 64-bit register: any machine.
 void scan_words_portable(const char* p, size_t words, uint64_t* nl, uint64_t* cap, uint64_t* ctl) {
+  using namespace swar;
   for (size_t w = 0; w < words; ++w) {
     uint64_t n = 0, c = 0, k = 0;
     for (unsigned part = 0; part < 8; ++part) {
-      uint64_t x;
-      std::memcpy(&x, p + w * 64 + part * 8, 8);
-      if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+      uint64_t x = load(p + w * 64 + part * 8);
       // Most words hold no newline, no `N` and no control byte: gather
       // only what is there.
       uint64_t newline = zero_bytes(x ^ (kOnes * '\n'));
-      if (newline) n |= gather_bits(newline) << (part * 8);
-      if (uint64_t capital = zero_bytes(x ^ (kOnes * 'N'))) c |= gather_bits(capital) << (part * 8);
-      if (uint64_t control = zero_bytes(x & (kOnes * 0xe0)) & ~newline) k |= gather_bits(control) << (part * 8);
+      if (newline) n |= gather_high_bits(newline) << (part * 8);
+      if (uint64_t capital = zero_bytes(x ^ (kOnes * 'N'))) c |= gather_high_bits(capital) << (part * 8);
+      if (uint64_t control = zero_bytes(x & (kOnes * 0xe0)) & ~newline) k |= gather_high_bits(control) << (part * 8);
     }
     nl[w] = n;
     cap[w] = c;

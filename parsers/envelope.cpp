@@ -105,6 +105,17 @@ size_t match_ompi_tag(std::string_view s, std::optional<uint32_t>& rank) {
   return 0;
 }
 
+}  // namespace
+
+size_t ompi_tag_length(std::string_view line) {
+  // A timestamp in brackets is tried first, as strip_envelope() does.
+  if (line.empty() || line[0] != '[' || match_ompi_time(line)) return 0;
+  std::optional<uint32_t> rank;
+  return match_ompi_tag(line, rank);
+}
+
+namespace {
+
 // What follows the device bracket of a line that lost its `host:pid:tid`:
 // `NCCL INFO ...`, or a WARN's source location `misc/socket.cc:42 NCCL WARN`.
 bool follows_device(std::string_view rest) {

@@ -32,6 +32,11 @@ std::string_view strip_control(std::string_view line, std::string& scratch);
 // free of control bytes.
 Envelope strip_envelope(std::string_view line);
 
+// The length of an Open MPI --tag-output tag (`[1,5]<stdout>:` and one
+// space, any of its forms) at the start of `line`, when strip_envelope()
+// takes it first; 0 otherwise.
+size_t ompi_tag_length(std::string_view line);
+
 // Another tool's output (nvidia-smi, nccl-tests) gathered with pdsh/clush:
 // the length of a `host: ` prefix, 0 when there is none. Looser than the
 // prefix strip_envelope() takes before NCCL text: the host must start with

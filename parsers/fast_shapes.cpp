@@ -7,6 +7,7 @@
 
 #include "parsers/nccl_patterns.h"
 #include "parsers/simd.h"
+#include "parsers/swar.h"
 #include "src/util/text.h"
 
 namespace nd {
@@ -80,30 +81,14 @@ struct ByteClasses {
   uint64_t digit = 0, colon = 0, alpha = 0;
 };
 
-constexpr uint64_t kOnes = 0x0101010101010101ull;
-constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
-constexpr uint64_t kHigh = 0x8080808080808080ull;
-
-// 0x80 in each byte b of `x` with lo < b < hi (and b < 0x80), exactly: no
-// carry or borrow crosses a byte (0 <= lo <= 127, 0 <= hi <= 128).
-uint64_t bytes_between(uint64_t x, uint64_t lo, uint64_t hi) {
-  uint64_t low7 = x & kLow7;
-  return (kOnes * (127 + hi) - low7) & ~x & (low7 + kOnes * (127 - lo)) & kHigh;
-}
-
-// The high bit of byte i of `v` (only high bits set) becomes bit i.
-uint64_t gather_high_bits(uint64_t v) { return ((v >> 7) * 0x0102040810204080ull) >> 56; }
-
 // Any machine, eight bytes in a 64-bit register at a time; what aarch64 runs.
 ByteClasses classify_64_scalar(const char* p) {
+  using namespace swar;
   ByteClasses c;
   for (unsigned part = 0; part < 8; ++part) {
-    uint64_t x;
-    std::memcpy(&x, p + part * 8, 8);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
-    uint64_t colon = x ^ (kOnes * ':');
+    uint64_t x = load(p + part * 8);
     c.digit |= gather_high_bits(bytes_between(x, '0' - 1, '9' + 1)) << (part * 8);
-    c.colon |= gather_high_bits(~(((colon & kLow7) + kLow7) | colon | kLow7)) << (part * 8);
+    c.colon |= gather_high_bits(zero_bytes(x ^ (kOnes * ':'))) << (part * 8);
     c.alpha |= gather_high_bits(bytes_between(x | (kOnes * 0x20), 'a' - 1, 'z' + 1)) << (part * 8);
   }
   return c;

@@ -92,30 +92,6 @@ std::string_view cleaned(std::string_view text, ParsedLines& out) {
   return clean;
 }
 
-// The length of Open MPI's --tag-output tag at the start of `text`,
-// `[1,5]<stdout>:` and at most one space, when it is exactly that: what
-// strip_envelope() removes whole, in one round, from a line of mpirun's (the
-// rank fits its u32). 0 otherwise.
-size_t plain_ompi_tag_length(std::string_view text) {
-  size_t p = 1;
-  auto digits = [&](size_t most) {
-    size_t from = p;
-    while (p < text.size() && text[p] >= '0' && text[p] <= '9') ++p;
-    return p > from && p - from <= most;
-  };
-  if (text.empty() || text[0] != '[' || !digits(20) || p >= text.size() || text[p++] != ',' || !digits(9) ||
-      p >= text.size() || text[p++] != ']') {
-    return 0;
-  }
-  for (std::string_view stream : {"<stdout>:", "<stderr>:", "<stddiag>:"}) {
-    if (text.substr(p).starts_with(stream)) {
-      p += stream.size();
-      return p < text.size() && text[p] == ' ' ? p + 1 : p;
-    }
-  }
-  return 0;
-}
-
 // The bulk of a COLL log is one per-operation INFO line per call and rank.
 // Such a line only counts, once its process's host is known. The caller has
 // made sure that `marker` is the line's only " NCCL " and that the line holds
@@ -124,12 +100,15 @@ bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out
   auto known = [&](std::string_view host) {
     return (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
   };
-  if (size_t host_end = leading_per_operation_host(text, marker)) return known(text.substr(0, host_end));
+  // A host never starts with '[': such a line is tagged or has no host.
+  if (text[0] != '[') {
+    if (size_t host_end = leading_per_operation_host(text, marker)) return known(text.substr(0, host_end));
+  }
   // Behind mpirun --tag-output: its tag, then the same header, read forward
   // without the stripper. The host must start lower-case: then no other
   // launcher prefix could follow the tag (only pdsh's starts so, and it
   // needs `host: `, not `host:pid`).
-  if (size_t tag = plain_ompi_tag_length(text); tag > 0 && tag < marker && text[tag] >= 'a' && text[tag] <= 'z') {
+  if (size_t tag = ompi_tag_length(text); tag > 0 && tag < marker && text[tag] >= 'a' && text[tag] <= 'z') {
     std::string_view rest = text.substr(tag);
     if (size_t host_end = leading_per_operation_host(rest, marker - tag)) return known(rest.substr(0, host_end));
   }

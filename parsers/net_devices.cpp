@@ -1,8 +1,11 @@
 #include "parsers/net_devices.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <re2/re2.h>
+
+#include "src/util/numbers.h"
 
 namespace nd {
 namespace {
@@ -14,10 +17,8 @@ std::string_view sv(re2::StringPiece p) { return {p.data(), p.size()}; }
 // ({1,64}) make RE2 compile a program per count, which costs more at start-up
 // than a short log takes to read.
 int bounded_number(std::string_view p, size_t digits) {
-  if (p.empty() || p.size() > digits) return -1;
-  int v = 0;
-  for (char c : p) v = v * 10 + (c - '0');
-  return v;
+  std::optional<uint32_t> v = p.size() <= digits ? parse_u32(p) : std::nullopt;
+  return v ? static_cast<int>(*v) : -1;
 }
 
 }  // namespace

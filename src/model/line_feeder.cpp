@@ -27,7 +27,9 @@ struct Slot {
   std::vector<char> buffer;
   size_t begin = 0;  // the chunk's lines are buffer[begin, end)
   size_t end = 0;
-  uint64_t id = 0;
+  uint64_t id = 0;      // in the order of all inputs' chunks
+  size_t input = 0;     // which input (a stream has one)
+  uint64_t chunk = 0;   // the chunk's number within its input
   uint64_t lines = 0;
   bool line_by_line = false;  // parsed at merge time, see parse_chunk
   int64_t file_offset = -1;   // of buffer[0], for a regular file
@@ -108,26 +110,19 @@ constexpr std::chrono::milliseconds kMaxHold{20};
 constexpr size_t kChunksInFlight = size_t{1} << 20;
 constexpr size_t kMinChunk = size_t{128} << 10;
 
+// A regular file is read by offset, unless a tap must see its bytes in
+// order. Alone, an empty one is read as a stream (a log just created may
+// still grow); among several it has no chunks.
+bool read_by_offset(int fd, const FeedOptions& options, bool alone) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_size > 0 || !alone) && !options.tap;
+}
+
 class Feeder {
  public:
-  Feeder(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options)
-      : fd_(fd), file_(file), builder_(builder), options_(options) {
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && !options.tap) {
-      off_t at = ::lseek(fd, 0, SEEK_CUR);
-      if (at >= 0 && at < st.st_size) {
-        regular_ = true;
-        base_ = at;
-        size_ = st.st_size;
-      } else if (at >= st.st_size) {
-        done_ = true;
-      }
-    }
-    if (!regular_ && S_ISFIFO(st.st_mode)) {
-      // Fewer, larger reads when a fast writer fills the pipe; best effort.
-      (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-    }
-    if (regular_) builder_.add_source(file_, fd_);
+  // Either one input of any kind, or regular files only (read_by_offset).
+  Feeder(std::span<const FeedInput> inputs, ModelBuilder& builder, const FeedOptions& options)
+      : builder_(builder), options_(options), results_(inputs.size()) {
     threads_ = options.threads ? std::min(options.threads, FeedOptions::kMaxThreads)
                                : worker_threads(FeedOptions::kMaxThreads);
     // A chunk for each worker, and two parsed ones waiting for the merge.
@@ -140,9 +135,31 @@ class Feeder {
     // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.
     capacity_ = chunk_ + 2 * overlong_head(options.max_line);
+    regular_ = inputs.size() > 1 || read_by_offset(inputs[0].fd, options, /*alone=*/true);
+    for (const FeedInput& in : inputs) {
+      Input& input = inputs_.emplace_back();
+      input.fd = in.fd;
+      input.file = in.file;
+      input.first_chunk = chunks_;
+      struct stat st {};
+      if (!regular_) {
+        if (::fstat(in.fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+          // Fewer, larger reads when a fast writer fills the pipe; best effort.
+          (void)::fcntl(in.fd, F_SETPIPE_SZ, 1 << 20);
+        }
+        continue;
+      }
+      off_t at = ::lseek(in.fd, 0, SEEK_CUR);
+      if (::fstat(in.fd, &st) != 0 || at < 0 || at >= st.st_size) continue;
+      input.base = at;
+      input.chunks = (static_cast<uint64_t>(st.st_size - at) + chunk_ - 1) / chunk_;
+      chunks_ += input.chunks;
+      builder_.add_source(input.file, input.fd);
+    }
+    done_ = regular_ && chunks_ == 0;
   }
 
-  FeedResult run() {
+  std::vector<FeedResult> run() {
     std::vector<std::thread> helpers;
     bool spawned = false;
     while (true) {
@@ -153,14 +170,17 @@ class Feeder {
         // costs more than parsing a chunk (per-rank files are often small).
         spawned = true;
         std::unique_lock lk(mutex_);
-        bool more = !done_ && (!regular_ || size_ - base_ > static_cast<off_t>(3 * chunk_));
+        bool more = !done_ && (!regular_ || chunks_ - next_id_ > 3);
         lk.unlock();
         for (size_t i = 1; more && i < threads_; ++i) helpers.emplace_back([this] { work(); });
       }
       process(slot);
     }
     for (auto& t : helpers) t.join();
-    return FeedResult{error_, lines_};
+    results_[merge_input_].lines = lines_;
+    if (!regular_) results_[0].error = error_;
+    for (size_t i = 0; regular_ && i < inputs_.size(); ++i) results_[i].error = inputs_[i].error;
+    return std::move(results_);
   }
 
  private:
@@ -199,7 +219,10 @@ class Feeder {
       slot->parsed.known_hosts = known_hosts_;
       if (regular_) {
         slot->id = next_id_++;
-        if (base_ + static_cast<off_t>((slot->id + 1) * chunk_) >= size_) done_ = true;
+        while (slot->id >= inputs_[take_input_].first_chunk + inputs_[take_input_].chunks) ++take_input_;
+        slot->input = take_input_;
+        slot->chunk = slot->id - inputs_[take_input_].first_chunk;
+        if (next_id_ >= chunks_) done_ = true;
         return slot;
       }
     }
@@ -231,20 +254,27 @@ class Feeder {
     return slot;
   }
 
-  // Chunk `id` of a regular file: the lines that start in
-  // [base + id * chunk, base + (id + 1) * chunk), read with pread.
+  // Chunk `n` of a regular file: the lines that start in
+  // [base + n * chunk, base + (n + 1) * chunk), read with pread. After a
+  // failed read the file's later chunks are empty.
   void read_regular(Slot& slot) {
     const size_t chunk = chunk_;
     const size_t max_line = options_.max_line;
-    off_t start = base_ + static_cast<off_t>(slot.id * chunk);
-    off_t from = slot.id == 0 ? start : start - 1;
+    const Input& input = inputs_[slot.input];
+    const int fd = input.fd;
+    {
+      std::lock_guard lk(mutex_);
+      if (input.error != 0) return;
+    }
+    off_t start = input.base + static_cast<off_t>(slot.chunk * chunk);
+    off_t from = slot.chunk == 0 ? start : start - 1;
     slot.file_offset = from;
     size_t want = static_cast<size_t>(start + static_cast<off_t>(chunk) - from);
     size_t n = 0;
     bool eof = false;
     while (n < want) {
-      ssize_t r = pread_retry(fd_, slot.buffer.data() + n, want - n, from + static_cast<off_t>(n));
-      if (r < 0) return fail(errno);
+      ssize_t r = pread_retry(fd, slot.buffer.data() + n, want - n, from + static_cast<off_t>(n));
+      if (r < 0) return fail(slot.input, errno);
       if (r == 0) {
         eof = true;
         break;
@@ -253,7 +283,7 @@ class Feeder {
     }
     char* buf = slot.buffer.data();
     size_t first = 0;
-    if (slot.id > 0) {
+    if (slot.chunk > 0) {
       // The line in progress at `start` belongs to the chunk before.
       const void* nl = std::memchr(buf, '\n', n);
       if (!nl) return;
@@ -269,8 +299,8 @@ class Feeder {
     size_t line_start = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf) + 1 : first;
     while (n - line_start < overlong_head(max_line)) {
       size_t room = std::min(line_start + overlong_head(max_line) - n, slot.buffer.size() - n);
-      ssize_t r = pread_retry(fd_, buf + n, room, from + static_cast<off_t>(n));
-      if (r < 0) return fail(errno);
+      ssize_t r = pread_retry(fd, buf + n, room, from + static_cast<off_t>(n));
+      if (r < 0) return fail(slot.input, errno);
       if (r == 0) break;
       const void* nl = std::memchr(buf + n, '\n', static_cast<size_t>(r));
       n += static_cast<size_t>(r);
@@ -330,12 +360,12 @@ class Feeder {
           auto held = std::chrono::steady_clock::now() - first_line_at;
           if (held >= kMaxHold) break;
           auto wait = std::min<std::chrono::steady_clock::duration>(kPause, kMaxHold - held);
-          pollfd pfd{fd_, POLLIN, 0};
+          pollfd pfd{inputs_[0].fd, POLLIN, 0};
           int ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(wait).count());
           if (::poll(&pfd, 1, ms) == 0) break;
         }
       }
-      ssize_t r = read_retry(fd_, buf + len, slot.buffer.size() - len);
+      ssize_t r = read_retry(inputs_[0].fd, buf + len, slot.buffer.size() - len);
       if (r < 0) {
         err = errno;
         eof_ = true;
@@ -367,7 +397,7 @@ class Feeder {
     if (options_.silence.count() <= 0 || !options_.on_silence || silence_told_) return false;
     auto quiet = std::chrono::steady_clock::now() - last_byte_at_;
     auto left = std::chrono::ceil<std::chrono::milliseconds>(options_.silence - quiet);
-    pollfd pfd{fd_, POLLIN, 0};
+    pollfd pfd{inputs_[0].fd, POLLIN, 0};
     if (left.count() > 0 && ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), INT32_MAX))) != 0) {
       return false;
     }
@@ -376,7 +406,7 @@ class Feeder {
     cv_.wait(lk, [&] { return next_merge_ == id && !merging_; });
     merging_ = true;
     lk.unlock();
-    options_.on_silence(LineRef{file_, static_cast<uint32_t>(std::min<uint64_t>(lines_, UINT32_MAX))},
+    options_.on_silence(LineRef{inputs_[0].file, static_cast<uint32_t>(std::min<uint64_t>(lines_, UINT32_MAX))},
                         std::chrono::steady_clock::now() - last_byte_at_);
     lk.lock();
     merging_ = false;
@@ -384,11 +414,10 @@ class Feeder {
     return true;
   }
 
-  void fail(int err) {
+  // A failed read of a regular file: the lines before it stand.
+  void fail(size_t input, int err) {
     std::lock_guard lk(mutex_);
-    if (error_ == 0) error_ = err;
-    done_ = true;
-    cv_.notify_all();
+    if (inputs_[input].error == 0) inputs_[input].error = err;
   }
 
   // After chunk `id` is merged: is more input ready, a parsed chunk or bytes
@@ -400,7 +429,7 @@ class Feeder {
       if (done_ && next_id_ <= id + 1) return false;
     }
     if (regular_) return true;
-    pollfd pfd{fd_, POLLIN, 0};
+    pollfd pfd{inputs_[0].fd, POLLIN, 0};
     return ::poll(&pfd, 1, 0) > 0;
   }
 
@@ -417,12 +446,19 @@ class Feeder {
       Slot* s = it->second;
       ready_.erase(it);
       lk.unlock();
+      if (s->input != merge_input_) {
+        // The next file starts at its line 1.
+        results_[merge_input_].lines = lines_;
+        lines_ = 0;
+        merge_input_ = s->input;
+      }
+      const uint32_t file = inputs_[s->input].file;
       if (s->line_by_line) {
         split_lines(lines_of(*s), options_.max_line, [&](const Line& line) {
-          builder_.add_line(file_, Line{line.text, lines_ + line.number, line.truncated});
+          builder_.add_line(file, Line{line.text, lines_ + line.number, line.truncated});
         });
       } else {
-        builder_.apply(file_, lines_, s->parsed);
+        builder_.apply(file, lines_, s->parsed);
       }
       lines_ += s->lines;
       s->parsed.clear();
@@ -437,17 +473,25 @@ class Feeder {
     merging_ = false;
   }
 
-  int fd_;
-  uint32_t file_;
+  struct Input {
+    int fd = -1;
+    uint32_t file = 0;
+    off_t base = 0;            // a regular file's first byte to read
+    uint64_t first_chunk = 0;  // the id of its first chunk
+    uint64_t chunks = 0;
+    int error = 0;             // of a failed read, under mutex_
+  };
+
   ModelBuilder& builder_;
   FeedOptions options_;
   size_t threads_ = 1;
   size_t chunk_ = 0;
   size_t capacity_ = 0;
 
-  bool regular_ = false;
-  off_t base_ = 0;
-  off_t size_ = 0;
+  std::vector<Input> inputs_;
+  bool regular_ = false;  // every input read by offset; else one stream
+  uint64_t chunks_ = 0;   // of all regular inputs
+  size_t take_input_ = 0;  // the input of chunk next_id_, under mutex_
 
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -457,7 +501,7 @@ class Feeder {
   size_t slots_total_ = 0;
   uint64_t next_id_ = 0;  // under mutex_ for a file, read_mutex_ for a stream
   bool done_ = false;
-  int error_ = 0;
+  int error_ = 0;  // a stream's failed read
   // Stream state, under read_mutex_.
   std::mutex read_mutex_;
   std::vector<char> carry_;
@@ -470,14 +514,26 @@ class Feeder {
   std::shared_ptr<const NameSet> known_hosts_;  // under mutex_
   uint64_t next_merge_ = 0;
   bool merging_ = false;
-  uint64_t lines_ = 0;
+  size_t merge_input_ = 0;
+  uint64_t lines_ = 0;  // of the input being merged
+  std::vector<FeedResult> results_;
 };
 
 }  // namespace
 
 FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options) {
-  Feeder feeder(fd, file, builder, options);
-  return feeder.run();
+  FeedInput input{fd, file};
+  return Feeder(std::span<const FeedInput>(&input, 1), builder, options).run()[0];
+}
+
+std::vector<FeedResult> feed_files(std::span<const FeedInput> inputs, ModelBuilder& builder,
+                                   const FeedOptions& options) {
+  bool together = !options.after_merge && !options.on_silence &&
+                  std::all_of(inputs.begin(), inputs.end(), [&](const FeedInput& in) { return read_by_offset(in.fd, options, /*alone=*/false); });
+  if (together && !inputs.empty()) return Feeder(inputs, builder, options).run();
+  std::vector<FeedResult> results;
+  for (const FeedInput& in : inputs) results.push_back(feed_lines(in.fd, in.file, builder, options));
+  return results;
 }
 
 }  // namespace nd

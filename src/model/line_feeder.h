@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "parsers/line_splitter.h"
 #include "src/model/model_builder.h"
@@ -49,5 +51,18 @@ struct FeedResult {
 // output is seen promptly. after_merge, if any, is called from whichever
 // thread merges, one call at a time, in line order.
 FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOptions& options = {});
+
+// An open input and its file in the builder.
+struct FeedInput {
+  int fd = -1;
+  uint32_t file = 0;
+};
+
+// Reads several inputs in their order, as feed_lines() one after the other
+// would, with a result for each. Regular files without a tap or live
+// callbacks are read as one stream of chunks, so that many small files (one
+// per rank) keep every core busy; a read error ends only its own file.
+std::vector<FeedResult> feed_files(std::span<const FeedInput> inputs, ModelBuilder& builder,
+                                   const FeedOptions& options = {});
 
 }  // namespace nd

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -383,4 +384,80 @@ TEST_CASE("a cited line of a file is read back from it, and one the file no long
   std::ofstream(path, std::ios::trunc) << "";
   CHECK(*model.text_of(LineRef{file, 2}) == JobModel::kChangedLine);
   ::unlink(path.c_str());
+}
+
+TEST_CASE("several files fed together build the model of each read in turn") {
+  // Per-rank files: many, small, some empty or without a final newline, and
+  // a `Last error:` at the end of one that must not take the next file's
+  // first line.
+  std::string all = golden_logs();
+  std::vector<std::string> contents;
+  for (size_t at = 0, n = 0; at < all.size(); ++n) {
+    size_t len = std::min(all.size() - at, (n * 7919) % 9000 + (n % 5 == 0 ? 0 : 1));
+    contents.push_back(all.substr(at, len));
+    at += len;
+  }
+  contents.insert(contents.begin() + 3, "");
+  contents.insert(contents.begin() + 4, "torch.distributed.DistBackendError: NCCL error, Last error:\n");
+  contents.insert(contents.begin() + 5, "gpu01:1:1 [0] NCCL INFO Using network IB");
+  REQUIRE(contents.size() > 20);
+  std::vector<std::string> paths;
+  for (const auto& c : contents) paths.push_back(temp_file(c));
+
+  auto model_of = [&](const std::function<void(ModelBuilder&, const std::vector<uint32_t>&)>& read) {
+    JobModel model;
+    ModelBuilder builder(model);
+    std::vector<uint32_t> files;
+    for (size_t i = 0; i < paths.size(); ++i) files.push_back(builder.add_file(fmt::format("rank{}.log", i)));
+    read(builder, files);
+    builder.finish();
+    return describe(model);
+  };
+  std::string expected = model_of([&](ModelBuilder& builder, const std::vector<uint32_t>& files) {
+    for (size_t i = 0; i < paths.size(); ++i) {
+      split_lines(contents[i], kDefaultMaxLine, [&](const Line& line) { builder.add_line(files[i], line); });
+    }
+  });
+  for (size_t threads : {1, 2, 4}) {
+    for (size_t chunk : {size_t{97}, size_t{4096}, size_t{1} << 20}) {
+      INFO("threads " << threads << " chunk " << chunk);
+      std::vector<FeedResult> results;
+      std::string got = model_of([&](ModelBuilder& builder, const std::vector<uint32_t>& files) {
+        std::vector<FeedInput> inputs;
+        for (size_t i = 0; i < paths.size(); ++i) inputs.push_back({::open(paths[i].c_str(), O_RDONLY), files[i]});
+        results = feed_files(inputs, builder, feed_options(threads, chunk, kDefaultMaxLine));
+        for (const auto& in : inputs) ::close(in.fd);
+      });
+      CHECK(got == expected);
+      REQUIRE(results.size() == paths.size());
+      for (size_t i = 0; i < paths.size(); ++i) {
+        uint64_t lines = split_lines(contents[i], kDefaultMaxLine, [](const Line&) {});
+        CHECK(results[i].lines == lines);
+        CHECK(results[i].error == 0);
+      }
+    }
+  }
+  for (const auto& p : paths) std::remove(p.c_str());
+}
+
+TEST_CASE("an unreadable input among several fails alone") {
+  std::string first = temp_file("gpu01:1:1 [0] NCCL INFO Using network IB\n");
+  std::string last = temp_file("gpu02:1:1 [0] NCCL INFO Using network Socket\nx\n");
+  int fds[3] = {::open(first.c_str(), O_RDONLY), ::open("/", O_RDONLY | O_DIRECTORY), ::open(last.c_str(), O_RDONLY)};
+  JobModel model;
+  ModelBuilder builder(model);
+  std::vector<FeedInput> inputs;
+  for (int fd : fds) inputs.push_back({fd, builder.add_file("f")});
+  std::vector<FeedResult> results = feed_files(inputs, builder);
+  for (int fd : fds) ::close(fd);
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].error == 0);
+  CHECK(results[0].lines == 1);
+  CHECK(results[1].error == EISDIR);
+  CHECK(results[2].error == 0);
+  CHECK(results[2].lines == 2);
+  CHECK(model.using_network.count("IB") == 1);
+  CHECK(model.using_network.count("Socket") == 1);
+  std::remove(first.c_str());
+  std::remove(last.c_str());
 }

@@ -85,9 +85,6 @@ struct Live {
   std::chrono::milliseconds silence{0};  // --hang-after
 };
 
-// Reads one input into the builder; live mode copies its bytes out and
-// judges the model as chunks merge. Returns an error text, empty on success;
-// `bytes` gets the input's size.
 // `gpu07=smi.txt`: the output of host gpu07, unless a file has that name.
 std::pair<std::string, std::string> split_host_input(const std::string& arg) {
   size_t eq = arg.find('=');
@@ -100,6 +97,9 @@ std::pair<std::string, std::string> split_host_input(const std::string& arg) {
   return {arg.substr(0, eq), arg.substr(eq + 1)};
 }
 
+// Reads one input into the builder; live mode copies its bytes out and
+// judges the model as chunks merge. Returns an error text, empty on success;
+// `bytes` gets the input's size.
 std::string read_input(const std::string& arg, ModelBuilder& builder, const Live& live, uint64_t& bytes) {
   auto [host, path] = split_host_input(arg);
   bool is_stdin = path == "-";
@@ -170,6 +170,64 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
   return {};
 }
 
+// An input that is a plain regular file (not standard input, not
+// compressed), opened, or nullopt: then read_input() opens it again and says
+// what it is.
+struct PlainFile {
+  int fd = -1;
+  std::string name;
+  std::string host;
+  uint64_t size = 0;
+};
+
+std::optional<PlainFile> open_plain_file(const std::string& arg) {
+  auto [host, path] = split_host_input(arg);
+  if (path == "-") return std::nullopt;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  InputHead head;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
+    head.size = n > 0 ? static_cast<size_t>(n) : 0;
+    if (!codec_of(std::string_view(head.bytes, head.size)) && !head.compression()) {
+      return PlainFile{fd, path, host, static_cast<uint64_t>(st.st_size)};
+    }
+  }
+  ::close(fd);
+  return std::nullopt;
+}
+
+// Per-rank files come by the hundred: a run of plain files is read as one
+// stream of chunks on every core, so that each small file does not wait for
+// the one before. Opened a batch at a time, well inside any descriptor limit.
+constexpr size_t kFilesPerBatch = 32;
+
+// Reads inputs[from, ...) while they are plain files, at most a batch;
+// returns how many it read (0: inputs[from] is not one).
+size_t read_plain_files(std::span<const std::string> inputs, ModelBuilder& builder, std::vector<std::string>& errors,
+                        uint64_t& bytes) {
+  std::vector<PlainFile> files;
+  while (files.size() < std::min(kFilesPerBatch, inputs.size())) {
+    std::optional<PlainFile> file = open_plain_file(inputs[files.size()]);
+    if (!file) break;
+    files.push_back(std::move(*file));
+  }
+  std::vector<FeedInput> feed;
+  for (const PlainFile& f : files) feed.push_back({f.fd, builder.add_file(f.name, f.host)});
+  std::vector<FeedResult> results = feed_files(feed, builder);
+  for (size_t i = 0; i < files.size(); ++i) {
+    ::close(files[i].fd);
+    bytes += files[i].size;
+    if (results[i].error != 0) {
+      std::string err = fmt::format("error reading '{}': {}", files[i].name, std::strerror(results[i].error));
+      fmt::print(stderr, "nccl-doctor: error: {}\n", err);
+      errors.push_back(std::move(err));
+    }
+  }
+  return files.size();
+}
+
 bool nothing_to_judge(const JobModel& model) {
   return model.counters.nccl_lines == 0 && model.gpu_side.empty() && model.probe_records.empty() &&
          model.probe_problems.empty();
@@ -186,9 +244,15 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
     // pass: memory follows ranks x channels, not the length of the log.
     Timer t(timings, "read");
     uint64_t total = 0;
-    for (const auto& path : inputs) {
+    for (size_t i = 0; i < inputs.size();) {
+      if (!live.tee && !live.reporter) {
+        if (size_t n = read_plain_files(std::span(inputs).subspan(i), builder, errors, total)) {
+          i += n;
+          continue;
+        }
+      }
       uint64_t bytes = 0;
-      std::string err = read_input(path, builder, live, bytes);
+      std::string err = read_input(inputs[i++], builder, live, bytes);
       total += bytes;
       if (!err.empty()) {
         fmt::print(stderr, "nccl-doctor: error: {}\n", err);

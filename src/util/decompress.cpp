@@ -33,11 +33,15 @@ bool write_all(int fd, const uint8_t* data, size_t n) {
   return true;
 }
 
-// Reads up to `cap` bytes; -1 on a read error.
-ssize_t read_some(int fd, uint8_t* buf, size_t cap) {
+// Reads up to buf.size() bytes; on a read error -1, and `problem` says so.
+ssize_t read_some(int fd, std::vector<uint8_t>& buf, std::string& problem) {
   while (true) {
-    ssize_t r = ::read(fd, buf, cap);
-    if (r >= 0 || errno != EINTR) return r;
+    ssize_t r = ::read(fd, buf.data(), buf.size());
+    if (r >= 0) return r;
+    if (errno != EINTR) {
+      problem = std::string("read error: ") + std::strerror(errno);
+      return r;
+    }
   }
 }
 
@@ -52,11 +56,8 @@ std::string inflate_gzip(int in, int out) {
   bool in_member = false;
   bool padding = false;  // zeros after the last member, as tape and dd leave them; gzip accepts them
   while (problem.empty()) {
-    ssize_t r = read_some(in, src.data(), src.size());
-    if (r < 0) {
-      problem = std::string("read error: ") + std::strerror(errno);
-      break;
-    }
+    ssize_t r = read_some(in, src, problem);
+    if (r < 0) break;
     if (r == 0) {
       if (in_member) problem = "truncated gzip data";
       break;
@@ -101,11 +102,8 @@ std::string inflate_zstd(int in, int out) {
   std::string problem;
   size_t pending = 0;  // ZSTD_decompressStream's hint: 0 when a frame is complete
   while (problem.empty()) {
-    ssize_t r = read_some(in, src.data(), src.size());
-    if (r < 0) {
-      problem = std::string("read error: ") + std::strerror(errno);
-      break;
-    }
+    ssize_t r = read_some(in, src, problem);
+    if (r < 0) break;
     if (r == 0) {
       if (pending != 0) problem = "truncated zstd data";
       break;
@@ -136,11 +134,8 @@ std::string inflate_xz(int in, int out) {
   lzma_action action = LZMA_RUN;
   while (problem.empty()) {
     if (z.avail_in == 0 && action == LZMA_RUN) {
-      ssize_t r = read_some(in, src.data(), src.size());
-      if (r < 0) {
-        problem = std::string("read error: ") + std::strerror(errno);
-        break;
-      }
+      ssize_t r = read_some(in, src, problem);
+      if (r < 0) break;
       if (r == 0) action = LZMA_FINISH;
       z.next_in = src.data();
       z.avail_in = static_cast<size_t>(r);

@@ -85,15 +85,19 @@ bool TextStore::insert(const Entry& entry) {
   return true;
 }
 
+// One probe: the entry goes in first, what it points at after, only when new.
 bool TextStore::add(uint64_t key, std::string_view text) {
-  if (find(key)) return false;
   text = text.substr(0, UINT32_MAX);
-  return insert({key, reinterpret_cast<uintptr_t>(store(text)), static_cast<uint32_t>(text.size()), kInline, 0});
+  if (!insert({key, 0, static_cast<uint32_t>(text.size()), kInline, 0})) return false;
+  entries_.back().at = reinterpret_cast<uintptr_t>(store(text));
+  return true;
 }
 
 bool TextStore::add_place(uint64_t key, uint32_t source, uint64_t offset, std::string_view text) {
   text = text.substr(0, UINT32_MAX);
-  return insert({key, offset, static_cast<uint32_t>(text.size()), source, fingerprint(text)});
+  if (!insert({key, offset, static_cast<uint32_t>(text.size()), source, 0})) return false;
+  entries_.back().check = fingerprint(text);
+  return true;
 }
 
 uint32_t TextStore::fingerprint(std::string_view text) {
