@@ -75,6 +75,25 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("empty stdin exits 4", rc == 4 and "the input is empty" in err, err)
     rc, out, err = run(["check", "-"], stdin=b"Traceback (most recent call last):\nKeyError: 'x'\n")
     expect("output with no NCCL line exits 4", rc == 4 and "holds no NCCL debug line" in err, err)
+    # nccl-tests that died after its header measured nothing: said so, not as a missing NCCL log.
+    header_only = (b"# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+                   b"#\n# Using devices\n"
+                   b"#  Rank  0 Group  0 Pid 895544 on     h100-2 device  0 [0002:00:01] NVIDIA H100 80GB HBM3\n"
+                   b"#  Rank  1 Group  0 Pid 895545 on     h100-2 device  1 [0002:00:02] NVIDIA H100 80GB HBM3\n")
+    rc, out, err = run(["check", "-"], stdin=header_only)
+    expect("an nccl-tests header without result rows exits 4, named as such", rc == 4 and
+           err == "nccl-doctor: error: the nccl-tests output stops before its first result row: nothing was "
+                  "measured (did the test fail, or is the paste cut short?)\n", err)
+
+    # A named pipe is opened once and read as a stream, beside regular files.
+    os.mkfifo("job.fifo")
+    open("first.log", "wb").write(SOCKET_PAIR + b"\n")
+    writer = subprocess.Popen(["sh", "-c", "cat first.log > job.fifo"])
+    rc, out, err = run(["check", "first.log", "job.fifo"], timeout=30)
+    writer.wait(timeout=30)
+    expect("a named pipe among the inputs is read, its writer undisturbed", rc == 1 and writer.returncode == 0 and
+           "[ND3001 inter-node-socket]" in out and "input: 6 lines read" in out,
+           out + err)
 
     # Deterministic binary garbage with NULs and stray newlines.
     garbage = bytes((i * 7919 + 13) % 256 for i in range(2_000_000))

@@ -1,8 +1,10 @@
 #include "parsers/gpu/nccl_tests.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <re2/re2.h>
 
@@ -116,13 +118,59 @@ bool is_group_line(std::string_view text) {
   return true;
 }
 
+// The data types and reductions nccl-tests names (`-d`, `-o`, and `none`
+// for the collectives that reduce nothing).
+bool is_type_name(std::string_view s) {
+  static constexpr std::array<std::string_view, 14> kTypes = {
+      "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16",
+      "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"};
+  return std::find(kTypes.begin(), kTypes.end(), s) != kTypes.end();
+}
+
+bool is_redop_name(std::string_view s) {
+  static constexpr std::array<std::string_view, 8> kRedops = {"sum", "prod", "max", "min", "avg", "mulsum", "premulsum", "none"};
+  return std::find(kRedops.begin(), kRedops.end(), s) != kRedops.end();
+}
+
+// MPICH's -prepend-rank (and Open MPI's --tag-output without a job id) tag
+// every write, and nccl-tests writes a row in pieces: `[0]  1048576 ...
+// -1[0]  1626.5 ...`. The row without its `[N]` tags; empty when it has none.
+std::string without_rank_tags(std::string_view text) {
+  std::string out;
+  bool any = false;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '[') {
+      size_t d = i + 1;
+      while (d < text.size() && is_digit(text[d])) ++d;
+      if (d > i + 1 && d < text.size() && text[d] == ']') {
+        out += ' ';
+        i = d + 1;
+        any = true;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return any ? out : std::string();
+}
+
 }  // namespace
 
 bool NcclTestsReader::take(std::string_view payload, uint64_t line) {
   std::string_view text = trim(payload);
   if (text.empty()) return false;
+  std::string_view row = text;
+  std::string untagged;
+  if ((is_digit(text.front()) || text.front() == '[') && text.find(']') != std::string_view::npos) {
+    untagged = without_rank_tags(text);
+    if (std::string_view bare = trim(untagged); !bare.empty() && is_digit(bare.front())) row = bare;
+  }
   // Rows first: inside a table they are most of the lines.
-  if (state_ == State::Table && is_digit(text.front()) && take_row(text, line)) return true;
+  if (is_digit(row.front())) {
+    if (state_ == State::Table && take_row(row, line)) return true;
+    // A row of no table seen, or of another layout than the table's.
+    if (take_bare_row(row, line)) return true;
+  }
   bool claimed = text.front() == '#' ? take_comment(trim(text.substr(1)), line) : take_plain(text, line);
   if (claimed) {
     footer_noise_ = 0;
@@ -346,10 +394,56 @@ bool NcclTestsReader::take_names(std::string_view text, uint64_t line) {
 }
 
 bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
+  std::optional<NcclTestsRow> row = parse_row(text, line);
+  if (!row) return false;
+  run().rows.push_back(std::move(*row));
+  return true;
+}
+
+bool NcclTestsReader::take_bare_row(std::string_view text, uint64_t line) {
+  std::array<std::string_view, kMaxTokens + 1> f;
+  size_t n = split_fields(text, f);
+  // size count type [redop] [root], then time algbw busbw and #wrong (or
+  // the older error) for out-of-place and in-place: 11 to 13 fields.
+  if (n < 11 || n > 13 || !parse_u64(f[0]) || !parse_u64(f[1]) || !is_type_name(f[2])) return false;
+  std::vector<Column> cols = {{Col::Size, 0}, {Col::Count, 0}, {Col::Type, 0}};
+  if (n >= 12) cols.push_back({is_redop_name(f[3]) ? Col::Redop : Col::Root, 0});
+  if (n == 13) {
+    if (cols.back().col != Col::Redop) return false;
+    cols.push_back({Col::Root, 0});
+  }
+  size_t first_time = cols.size();
+  for (uint8_t group = 0; group < 2; ++group) {
+    // `#wrong` counts (`N/A` unchecked); the older `error` is a float: `0e+00`.
+    std::string_view check = f[first_time + 4 * group + 3];
+    bool counted = check == "N/A" || check.find_first_of(".e") == std::string_view::npos;
+    for (Col c : {Col::Time, Col::AlgBw, Col::BusBw, counted ? Col::Wrong : Col::Error}) cols.push_back({c, group});
+  }
+  std::vector<Column> kept = std::exchange(columns_, cols);
+  size_t kept_min = std::exchange(min_tokens_, cols.size());
+  double kept_scale = std::exchange(time_scale_, 1.0);
+  std::optional<NcclTestsRow> row = parse_row(text, line);
+  columns_ = std::move(kept);
+  min_tokens_ = kept_min;
+  time_scale_ = kept_scale;
+  if (!row) return false;
+  // The rows of a run whose header was not pasted, or of one whose header
+  // lost its column names.
+  if (state_ != State::Header || !run_) start_run(line);
+  step_ = kNames;
+  columns_ = std::move(cols);
+  min_tokens_ = columns_.size();
+  time_scale_ = 1;
+  state_ = State::Table;
+  run().rows.push_back(std::move(*row));
+  return true;
+}
+
+std::optional<NcclTestsRow> NcclTestsReader::parse_row(std::string_view text, uint64_t line) const {
   std::array<std::string_view, kMaxTokens + 1> f;
   size_t n = split_fields(text, f);
   bool stamped = !columns_.empty() && columns_.back().col == Col::Stamp;
-  if (n > kMaxTokens || n < min_tokens_ || (!stamped && n != min_tokens_)) return false;
+  if (n > kMaxTokens || n < min_tokens_ || (!stamped && n != min_tokens_)) return std::nullopt;
   NcclTestsRow row;
   row.line = line;
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -359,27 +453,27 @@ bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
     switch (c.col) {
       case Col::Size: {
         auto x = parse_u64(v);
-        if (!x) return false;
+        if (!x) return std::nullopt;
         row.size_bytes = *x;
         break;
       }
       case Col::Count: {
         auto x = parse_u64(v);
-        if (!x) return false;
+        if (!x) return std::nullopt;
         row.count = *x;
         break;
       }
       case Col::Type:
-        if (!is_alpha(v.front())) return false;
+        if (!is_alpha(v.front())) return std::nullopt;
         row.type = std::string(v);
         break;
       case Col::Redop:
-        if (!is_alpha(v.front())) return false;
+        if (!is_alpha(v.front())) return std::nullopt;
         row.redop = std::string(v);
         break;
       case Col::Root: {
         auto x = parse_i64(v);
-        if (!x) return false;
+        if (!x) return std::nullopt;
         row.root = *x;
         break;
       }
@@ -387,7 +481,7 @@ bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
       case Col::AlgBw:
       case Col::BusBw: {
         auto x = parse_double(v);
-        if (!x) return false;
+        if (!x) return std::nullopt;
         if (c.col == Col::Time) {
           (ip ? row.ip_time_us : row.oop_time_us) = *x * time_scale_;
         } else if (c.col == Col::AlgBw) {
@@ -402,7 +496,7 @@ bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
         if (v == "N/A") break;  // -c 0: no check
         if (v.back() == '*') v.remove_suffix(1);  // rccl-tests marks errors over its threshold
         auto x = parse_double(v);
-        if (!x || *x < 0) return false;
+        if (!x || *x < 0) return std::nullopt;
         if (c.col == Col::Error) {
           (ip ? row.ip_error : row.oop_error) = *x;
         } else {
@@ -418,8 +512,7 @@ bool NcclTestsReader::take_row(std::string_view text, uint64_t line) {
         break;
     }
   }
-  run().rows.push_back(std::move(row));
-  return true;
+  return row;
 }
 
 bool NcclTestsReader::take_footer(std::string_view text) {

@@ -3,8 +3,10 @@
 // v1.0 to v2.19: the `#` header, the rank lines, the results table mapped
 // from its own column names, the footer and the failure lines. Several runs
 // in one stream make several NcclTestsRun records: a header line that comes
-// again starts the next. Rows are read only under a column header, so a line
-// of numbers elsewhere is never taken for one. The op comes from `Collective
+// again starts the next. Rows are read under a column header; without one
+// (a paste that starts inside the table) only in a layout nccl-tests prints,
+// with a data type it names, so that a line of numbers elsewhere is never
+// taken for one. The op comes from `Collective
 // test starting:`, else from a command line naming an `<op>_perf` binary
 // before the header.
 
@@ -52,6 +54,8 @@ class NcclTestsReader final : public BlockReader {
   bool take_plain(std::string_view text, uint64_t line);
   bool take_failure(std::string_view text, uint64_t line);
   bool take_row(std::string_view text, uint64_t line);
+  bool take_bare_row(std::string_view text, uint64_t line);
+  std::optional<NcclTestsRow> parse_row(std::string_view text, uint64_t line) const;
   bool take_names(std::string_view text, uint64_t line);
   bool take_footer(std::string_view text);
   void note_command(std::string_view text);

@@ -357,7 +357,8 @@ TEST_CASE("nothing out of a block looks like nccl-tests to it") {
   GpuRecords out;
   NcclTestsReader r(out);
   auto c = feed(r, {
-      "           8             2     float     sum      -1    17.08    0.00    0.00      0    16.76    0.00    0.00      0",
+      "           8             2     bytes     sum      -1    17.08    0.00    0.00      0    16.76    0.00    0.00      0",
+      "           8             2     float     sum      -1    17.08    0.00    0.00      0    16.76    0.00",
       "  1024  256  12.5  0.08  0.16",
       "| size | count | type | time | algbw | busbw |",
       "|------|-------|------|------|-------|-------|",
@@ -541,6 +542,57 @@ TEST_CASE("bare header lines are only taken inside a run") {
   auto c = feed(r, {"Using devices", "Rank 3 finished its epoch",
                     "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
                     "     1048576        262144     float     sum      -1    28.15   37.25   65.19      0    27.52   38.10   66.67      0"});
-  CHECK(c == std::vector<bool>{false, false, false, false});
-  CHECK(out.nccl_tests.empty());
+  // The row without its column names is still one, in its own run.
+  CHECK(c == std::vector<bool>{false, false, false, true});
+  REQUIRE(out.nccl_tests.size() == 1);
+  CHECK(out.nccl_tests[0].rows.size() == 1);
+  CHECK(out.nccl_tests[0].ranks.empty());
+}
+
+TEST_CASE("a paste that starts inside the table: rows read by their layout, each nccl-tests version's") {
+  // v2.13+ (redop root, #wrong), v2.x broadcast-era 12 fields (redop, no
+  // root; `error` as a float) and v1-era 11 fields (no redop, no root), each
+  // followed by its footer; then rows under mpirun -prepend-rank tags.
+  GpuRecords out;
+  NcclTestsReader r(out);
+  auto c = feed(r, {
+      "   134217728      33554432     float     sum      -1   5190.8   25.86   25.86      0   5186.6   25.88   25.88      0",
+      "# Out of bounds values : 0 OK",
+      "# Avg bus bandwidth    : 8.62002",
+      "",
+      "    67108864       8388608     float     sum    1568.3   21.40   21.40  0e+00   1560.9   21.50   21.50  0e+00",
+      "   134217728      16777216     float    3298.6   20.34   20.34  0e+00   3070.3   21.86   21.86  0e+00",
+      "   134217728      16777216    double    1000.0   20.34   20.34  0e+00   3070.3   21.86   21.86  1e+00",
+      "# Out of bounds values : 0 OK",
+      "[0]     33554432       8388608     float     sum      -1[0]    2180.1   15.39   29.50      0[0]    2285.2   14.68   28.14      0",
+      "[0]    536870912     134217728     float     sum      -1[0]    193909    2.77    5.31      N/A[0]    192903    2.78    5.33      N/A",
+  });
+  CHECK(c == std::vector<bool>{true, true, true, false, true, true, true, true, true, true});
+  REQUIRE(out.nccl_tests.size() == 4);
+  const NcclTestsRun& a = out.nccl_tests[0];
+  REQUIRE(a.rows.size() == 1);
+  CHECK(a.rows[0].size_bytes == 134217728);
+  CHECK(a.rows[0].redop == "sum");
+  CHECK(a.rows[0].root == -1);
+  CHECK(a.rows[0].ip_busbw_gbs == doctest::Approx(25.88));
+  CHECK(a.rows[0].oop_wrong == 0);
+  CHECK(a.avg_busbw_gbs == doctest::Approx(8.62002));
+  // 12 fields, the fourth a reduction; a row of another layout (11 fields)
+  // starts a run of its own.
+  REQUIRE(out.nccl_tests[1].rows.size() == 1);
+  CHECK(out.nccl_tests[1].rows[0].oop_time_us == doctest::Approx(1568.3));
+  CHECK(out.nccl_tests[1].rows[0].oop_error == doctest::Approx(0));
+  const NcclTestsRun& v1 = out.nccl_tests[2];
+  REQUIRE(v1.rows.size() == 2);
+  CHECK(v1.rows[0].type == "float");
+  CHECK(v1.rows[0].redop.empty());
+  CHECK(v1.rows[0].ip_busbw_gbs == doctest::Approx(21.86));
+  CHECK(v1.rows[1].ip_error == doctest::Approx(1));
+  CHECK(v1.out_of_bounds == 0u);
+  const NcclTestsRun& tagged = out.nccl_tests[3];
+  REQUIRE(tagged.rows.size() == 2);
+  CHECK(tagged.rows[0].size_bytes == 33554432);
+  CHECK(tagged.rows[0].oop_busbw_gbs == doctest::Approx(29.50));
+  CHECK(tagged.rows[1].oop_time_us == doctest::Approx(193909));
+  CHECK_FALSE(tagged.rows[1].oop_wrong);
 }

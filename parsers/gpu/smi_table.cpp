@@ -1,5 +1,6 @@
 #include "parsers/gpu/smi_table.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -349,20 +350,26 @@ bool SmiTableReader::take_gpu_row(std::string_view inner, uint64_t line) {
   std::string_view c2 = bar2 == std::string_view::npos ? std::string_view() : inner.substr(bar2 + 1);
   Words w0(c0), w1(c1);
 
-  if (w0.n >= 1 && all_digits(w0[0]) && is_bus_id(w1[0])) {
+  // The persistence mode (or the Windows driver model) ends the first cell,
+  // the display mode the second.
+  static constexpr std::array<std::string_view, 7> kModes = {"On", "Off", "WDDM", "TCC", "MCDM", "N/A", "ERR!"};
+  auto is_mode = [](std::string_view w) { return std::find(kModes.begin(), kModes.end(), w) != kModes.end(); };
+  // A bus id the user blanked out or cut (`00000000:`, `xxxx`) before
+  // pasting still leaves the row's shape: index, name, mode | ..., mode.
+  bool bus = is_bus_id(w1[0]);
+  if (w0.n >= 1 && all_digits(w0[0]) &&
+      (bus || (w0.n >= 3 && is_mode(w0[w0.n - 1]) && w1.n >= 1 && w1.n <= 2 && is_mode(w1[w1.n - 1])))) {
     push_pending();
     GpuSample g;
     g.from = SideKind::SmiTable;
     g.line = line;
     g.index = parse_u32(w0[0]);
-    g.bus_id.assign(w1[0]);
+    if (bus) g.bus_id.assign(w1[0]);
     g.time = time_;
     g.driver_version = driver_;
     g.cuda_version = cuda_;
-    // The name runs from after the index to the persistence mode (or the
-    // Windows driver model); a cut name keeps its "...".
+    // The name runs from after the index to the mode; a cut name keeps its "...".
     std::string_view name = trim(c0.substr(w0[0].data() + w0[0].size() - c0.data()));
-    static constexpr std::array<std::string_view, 7> kModes = {"On", "Off", "WDDM", "TCC", "MCDM", "N/A", "ERR!"};
     for (std::string_view mode : kModes) {
       if (name.size() > mode.size() && name.ends_with(mode) && name[name.size() - mode.size() - 1] == ' ') {
         name = trim(name.substr(0, name.size() - mode.size()));

@@ -377,6 +377,32 @@ TEST_CASE("a paste that starts at the column header or at the Processes box") {
   CHECK_FALSE(out.processes[1].mem_mib);
 }
 
+TEST_CASE("a bus id blanked out or cut before pasting keeps its GPU, without a bus id") {
+  // R535, MIG on: the user replaced the bus ids; the row's shape (index,
+  // name, persistence | ..., display) still names the GPU.
+  Fed f = feed({
+      "| GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |",
+      "|=========================================+======================+======================|",
+      "|   3  NVIDIA A100-SXM4-80GB          On  | 00000000: Off |                   On |",
+      "| N/A   33C    P0              85W / 400W |                  N/A |     N/A      Default |",
+      "|                                         |                      |              Enabled |",
+      "+-----------------------------------------+----------------------+----------------------+",
+      "|   4  NVIDIA A100-SXM4-80GB          On  |   xxxxxxxxxxxxxxxx Off |                   On |",
+      "| N/A   30C    P0              60W / 400W |                  N/A |     N/A      Default |",
+      "|   5  NVIDIA A100-SXM4-80GB          On  |                    Off |                   On |",
+      "| N/A   31C    P0              61W / 400W |                  N/A |     N/A      Default |",
+      "+-----------------------------------------+----------------------+----------------------+",
+  });
+  REQUIRE(f.out.samples.size() == 3);
+  CHECK(f.out.samples[0].index == 3u);
+  CHECK(f.out.samples[0].name == "NVIDIA A100-SXM4-80GB");
+  CHECK(f.out.samples[0].bus_id.empty());
+  CHECK(f.out.samples[0].power_w == 85.0);
+  CHECK(f.out.samples[1].index == 4u);
+  CHECK(f.out.samples[2].index == 5u);
+  CHECK(f.out.samples[2].power_w == 61.0);
+}
+
 TEST_CASE("the date counts only right above the table") {
   GpuRecords out;
   SmiTableReader r(out);

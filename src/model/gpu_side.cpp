@@ -207,8 +207,9 @@ void GpuSideBuilder::finish(GpuSide& side) {
       if (cap(side_.topologies)) side_.topologies.push_back({s.host, LineRef{s.file, static_cast<uint32_t>(t.line)}, std::move(t)});
     }
     for (auto& run : r.nccl_tests) {
-      // A header alone (a noisy log that echoes one) measured nothing.
-      if (run.rows.empty() && run.failure_lines.empty()) continue;
+      // A header alone (a noisy log that echoes one) is not a run; one that
+      // lists its ranks is, though it measured nothing.
+      if (run.rows.empty() && run.failure_lines.empty() && run.ranks.empty()) continue;
       if (cap(side_.nccl_tests)) side_.nccl_tests.push_back({LineRef{s.file, static_cast<uint32_t>(run.line)}, s.file, std::move(run)});
     }
     for (auto& t : r.timelines) {

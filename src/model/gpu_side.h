@@ -4,6 +4,7 @@
 // that memory grows with the GPUs and not with the length of a sampling
 // log: each GPU keeps its counters and a bounded series of utilisation.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -98,6 +99,13 @@ struct GpuSide {
   static constexpr size_t kMaxDocuments = 4096;  // each of topologies, nccl_tests, timelines
 
   bool empty() const { return gpus.empty() && topologies.empty() && nccl_tests.empty() && timelines.empty(); }
+  // Whether anything was measured: an nccl-tests header with its ranks but
+  // no result row (the test died, or the paste stops there) measured nothing.
+  bool measured() const {
+    return !gpus.empty() || !topologies.empty() || !timelines.empty() ||
+           std::any_of(nccl_tests.begin(), nccl_tests.end(),
+                       [](const NcclTestsFact& t) { return !t.run.rows.empty() || !t.run.failure_lines.empty(); });
+  }
 };
 
 // Feeds the lines no NCCL reader took to a SideStream per (input, host) and

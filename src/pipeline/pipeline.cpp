@@ -24,6 +24,7 @@
 #include "src/pipeline/tee.h"
 #include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
+#include "src/report/gpu_summary.h"
 #include "src/report/json_renderer.h"
 #include "src/report/junit_renderer.h"
 #include "src/report/text_renderer.h"
@@ -170,7 +171,7 @@ std::string read_input(const std::string& arg, ModelBuilder& builder, const Live
   return {};
 }
 
-// An input that is a plain regular file (not standard input, not
+// An input that is a plain regular file (not standard input, not empty, not
 // compressed), opened, or nullopt: then read_input() opens it again and says
 // what it is.
 struct PlainFile {
@@ -182,12 +183,15 @@ struct PlainFile {
 
 std::optional<PlainFile> open_plain_file(const std::string& arg) {
   auto [host, path] = split_host_input(arg);
-  if (path == "-") return std::nullopt;
+  // Only a regular file is opened here: opening a named pipe twice would
+  // lose its writer. An empty one (a per-rank log not yet written) is read
+  // as a stream, by read_input().
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  struct stat st {};
   InputHead head;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
     head.size = n > 0 ? static_cast<size_t>(n) : 0;
     if (!codec_of(std::string_view(head.bytes, head.size)) && !head.compression()) {
@@ -229,8 +233,22 @@ size_t read_plain_files(std::span<const std::string> inputs, ModelBuilder& build
 }
 
 bool nothing_to_judge(const JobModel& model) {
-  return model.counters.nccl_lines == 0 && model.gpu_side.empty() && model.probe_records.empty() &&
+  return model.counters.nccl_lines == 0 && !model.gpu_side.measured() && model.probe_records.empty() &&
          model.probe_problems.empty();
+}
+
+// Why there is nothing to judge, in the user's terms.
+std::string nothing_to_judge_reason(const JobModel& model, uint64_t input_bytes) {
+  if (input_bytes == 0) return "the input is empty: did the job die before it printed anything?";
+  if (!model.gpu_side.nccl_tests.empty()) {
+    return "the nccl-tests output stops before its first result row: nothing was measured (did the test fail, or "
+           "is the paste cut short?)";
+  }
+  if (!model.gpu_side.input_kinds.empty()) {
+    return fmt::format("the {} output holds nothing this tool could read: no GPU row, matrix or result",
+                       side_kind_name(model.gpu_side.input_kinds.front().second));
+  }
+  return "the input holds no NCCL debug line: was the job run with NCCL_DEBUG=INFO?";
 }
 
 // Reads every input into the builder, then finishes the model. Each
@@ -269,9 +287,7 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
   // Nothing from NCCL or around it is nothing to judge: say why on stderr
   // (the exit status says it to scripts), unless an unreadable input explains it.
   if (errors.empty() && nothing_to_judge(builder.model())) {
-    fmt::print(stderr, "nccl-doctor: error: {}\n",
-               input_bytes == 0 ? "the input is empty: did the job die before it printed anything?"
-                                : "the input holds no NCCL debug line: was the job run with NCCL_DEBUG=INFO?");
+    fmt::print(stderr, "nccl-doctor: error: {}\n", nothing_to_judge_reason(builder.model(), input_bytes));
   }
   return errors;
 }

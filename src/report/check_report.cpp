@@ -84,9 +84,20 @@ std::optional<Gap> no_connection_lines(const GapInput& in) {
                "the job's whole output"};
   }
   if (in.c.init_lines == 0) {
-    return Gap{"the log has no INIT lines: no communicator setup and no connection lines "
-               "(NCCL_DEBUG_SUBSYS leaves out INIT)",
-               "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV (or unset NCCL_DEBUG_SUBSYS)"};
+    // Only a subsystem list the log shows explains it; else a paste is
+    // most often an excerpt.
+    bool subsys_without_init = std::any_of(in.model.env.begin(), in.model.env.end(), [](const auto& e) {
+      return e.name == "NCCL_DEBUG_SUBSYS" && e.value.find("INIT") == std::string::npos &&
+             e.value.find("ALL") == std::string::npos;
+    });
+    if (subsys_without_init) {
+      return Gap{"the log has no INIT lines: no communicator setup and no connection lines "
+                 "(NCCL_DEBUG_SUBSYS leaves out INIT)",
+                 "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV (or unset NCCL_DEBUG_SUBSYS)"};
+    }
+    return Gap{"the log has no communicator setup and no connection lines (`comm ... - Init COMPLETE`, "
+               "`Channel NN : a -> b via ...`): an excerpt?",
+               "the job's whole output, with NCCL_DEBUG=INFO (and INIT in NCCL_DEBUG_SUBSYS, if that is set)"};
   }
   if (!in.newest.empty() && !version_less(in.newest, "2.22.0")) {
     return Gap{fmt::format("the log has no connection lines: NCCL {} connects at the first collective, and "

@@ -87,6 +87,7 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
     if (!r.host.empty() && std::find(s.hosts.begin(), s.hosts.end(), r.host) == s.hosts.end()) s.hosts.push_back(r.host);
   }
   s.rows = run.rows.size();
+  s.failures = run.failure_lines.size();
   for (const auto& row : run.rows) {
     for (const auto& busbw : {row.oop_busbw_gbs, row.ip_busbw_gbs}) {
       if (busbw && (!s.max_busbw_gbs || *busbw > *s.max_busbw_gbs)) {

@@ -3,6 +3,7 @@
 // what, each GPU's utilisation and memory, each host's `topo -m` and each
 // nccl-tests run. Computed once, by summarize().
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -66,6 +67,7 @@ struct NcclTestsSummary {
   std::optional<uint64_t> max_busbw_bytes;  // the size of the row that had it
   std::optional<double> avg_busbw_gbs;
   uint64_t wrong = 0;  // numeric #wrong cells summed
+  size_t failures = 0;  // `Test NCCL failure` lines and the like
   bool out_of_bounds_failed = false;
   // The largest size, the one ND6020 judges, and what it should reach.
   std::optional<uint64_t> largest_bytes;
@@ -92,8 +94,9 @@ struct GpuSideSummary {
 
   // Whether any input other than an NCCL log said something to judge.
   bool any() const {
-    return !gpus.empty() || !topology.empty() || !nccl_tests.empty() || timelines > 0 || !probe_records.empty() ||
-           probe_problems > 0;
+    return !gpus.empty() || !topology.empty() || timelines > 0 || !probe_records.empty() || probe_problems > 0 ||
+           std::any_of(nccl_tests.begin(), nccl_tests.end(),
+                       [](const NcclTestsSummary& t) { return t.rows > 0 || t.failures > 0; });
   }
 };
 
