@@ -56,6 +56,18 @@ std::string mask_digits(std::string_view s) {
   return out;
 }
 
+// One host named, no nNodes that says there are more, and every rank of
+// every communicator seen there (one node's output of a larger job is not).
+bool shows_one_host(const JobModel& m) {
+  if (m.hosts.size() != 1 || m.unclaimed_shape_nnodes > 1) return false;
+  return std::none_of(m.comms.begin(), m.comms.end(), [](const Communicator& c) {
+    size_t seen = static_cast<size_t>(std::count_if(c.ranks.begin(), c.ranks.end(), [](const RankInfo& r) {
+      return r.init_started || r.init_completed;
+    }));
+    return c.nnodes > 1 || c.nranks > seen;
+  });
+}
+
 Severity severity_of(WarnSeverity s) {
   switch (s) {
     case WarnSeverity::Info: return Severity::Info;
@@ -270,6 +282,10 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
             // A plugin that loads and fails is harmless once NCCL runs on its own IB.
             f.severity = Severity::Info;
             f.message += fmt::format("; harmless here: NCCL uses network {}", rdma);
+          } else if (shows_one_host(m)) {
+            // No traffic between hosts seen, nothing that a network could slow.
+            f.severity = Severity::Info;
+            f.message += "; no cost seen: the input shows one host, and NCCL needs a network only between hosts";
           } else if (ctx.input_open) {
             continue;  // harmless or not depends on the network NCCL takes next
           }

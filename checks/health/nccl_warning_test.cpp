@@ -85,6 +85,24 @@ TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
                         "back to network Socket ('Using network Socket') (1 WARN)");
 }
 
+TEST_CASE("libibverbs missing on the one host a log shows is a note; with a second host it stays a warning") {
+  const std::string warn = "aliyun:82174:82321 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]";
+  auto one = run_rule("nccl-warning", model_from({warn, "aliyun:82174:82321 [0] NCCL INFO NET/Socket : Using [0]eth0:192.168.0.172<0>",
+                                                  "NCCL version 2.4.8+cuda9.0"}));
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].severity == Severity::Info);
+  CHECK(one[0].message.ends_with("; no cost seen: the input shows one host, and NCCL needs a network only between "
+                                 "hosts (1 WARN)"));
+  // One node's output of a two-node job: its Init lines name 4 ranks, the node holds 2.
+  auto part = run_rule("nccl-warning", model_from({
+      warn,
+      "aliyun:82174:82174 [0] NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 busId 18000 - Init COMPLETE",
+      "aliyun:82175:82175 [1] NCCL INFO comm 0x2 rank 1 nranks 4 cudaDev 1 busId 19000 - Init COMPLETE",
+  }));
+  REQUIRE(part.size() == 1);
+  CHECK(part[0].severity == Severity::Warning);
+}
+
 TEST_CASE("a plugin that fails to initialise is a note once NCCL runs on its own IB (2.28)") {
   auto m = model_from({
       "gpu51:4100:4100 [0] NCCL INFO NET/Plugin: Loaded net plugin Libfabric (v10)",

@@ -75,9 +75,11 @@ void ModelBuilder::on(const At& at, const CommShapeEvent& e) {
     if (it->comm_ptr == e.comm_ptr) {
       auto& comm = model_.comms[it->comm];
       comm.nnodes = std::max(comm.nnodes, e.nnodes);
-      break;
+      return;
     }
   }
+  model_.unclaimed_shape_nranks = std::max(model_.unclaimed_shape_nranks, e.nranks);
+  model_.unclaimed_shape_nnodes = std::max(model_.unclaimed_shape_nnodes, e.nnodes);
 }
 
 // The communicator a new Init line of `p` opens.

@@ -325,6 +325,10 @@ struct JobModel {
   std::map<std::string, uint32_t> ip_hosts;       // OOB/bootstrap IPv4 -> host
   uint32_t max_nvls_channels = 0;
   bool nvls_connected = false;
+  // The largest `nRanks` and `nNodes` of 2.20+ `comm ... nRanks N nNodes M`
+  // lines whose communicator has no Init line in the input (an excerpt).
+  uint32_t unclaimed_shape_nranks = 0;
+  uint32_t unclaimed_shape_nnodes = 0;
   GpuSide gpu_side;  // nvidia-smi, topo -m, nccl-tests, Horovod: filled by finish()
   // Probe records, in input order, the first of each host (capped); the
   // records of a host already recorded, and those past the cap, are counted.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -310,10 +311,18 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
   s.communicators = model.comms.size();
   s.primary = primary_comm(model);
   s.processes = model.processes.size();
-  uint32_t max_nodes = 0;
+  // The job's size as the input states it: Init lines' nranks, else the
+  // ranks its lines name, its ring listings and its 2.20+ shape lines
+  // (an excerpt names only some ranks).
+  uint32_t max_nodes = model.unclaimed_shape_nnodes;
+  s.ranks = model.unclaimed_shape_nranks;
   for (const auto& c : model.comms) {
     max_nodes = std::max(max_nodes, c.nnodes);
-    s.ranks = std::max<size_t>(s.ranks, c.size());
+    size_t size = c.size();
+    for (const auto& l : c.nranks ? std::span<const ListingRecord>() : std::span<const ListingRecord>(c.listings)) {
+      if (!l.ranks.empty()) size = std::max<size_t>(size, *std::max_element(l.ranks.begin(), l.ranks.end()) + size_t{1});
+    }
+    s.ranks = std::max(s.ranks, size);
   }
   s.hosts = max_nodes ? max_nodes : model.hosts.size();
   s.named_hosts = model.hosts.size();

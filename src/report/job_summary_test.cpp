@@ -157,3 +157,22 @@ TEST_CASE("version_less orders versions by number") {
   CHECK_FALSE(version_less("2.18.3", "2.4.8"));
   CHECK(version_less("2.18.3", "2.18.10"));
 }
+
+TEST_CASE("an excerpt's job size: the shape lines' nRanks and nNodes, the ring listing's ranks") {
+  // 2.20+: `comm ... nRanks 16 nNodes 2` of communicators whose Init lines
+  // the excerpt lacks; the lines themselves name ranks 13 and 14 only.
+  JobModel shaped = model_from({
+      "qh100-gpu20:39634:39692 [5] NCCL INFO comm 0x5558e3c10180 rank 13 nRanks 16 nNodes 2 localRanks 8 localRank 5 MNNVL 0",
+      "qh100-gpu20:39634:39692 [5] NCCL INFO Trees [0] 15/-1/-1->13->14 [1] 15/-1/-1->13->14",
+      "qh100-gpu20:39635:39691 [6] NCCL INFO comm 0x56089796c4b0 rank 14 nRanks 16 nNodes 2 localRanks 8 localRank 6 MNNVL 0",
+  });
+  JobSummary s = summarize(shaped, {});
+  CHECK(s.ranks == 16);
+  CHECK(s.hosts == 2);
+  // A ring listing names every rank of its communicator.
+  JobModel listed = model_from({
+      "gpu01:100:100 [0] NCCL INFO Channel 00/02 :    0   1   2   3   4   5   6   7",
+      "gpu01:100:100 [0] NCCL INFO Channel 01/02 :    0   1   2   3   4   5   6   7",
+  });
+  CHECK(summarize(listed, {}).ranks == 8);
+}
