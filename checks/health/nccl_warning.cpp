@@ -160,6 +160,51 @@ void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptio
   out.add(std::move(f));
 }
 
+// What ncclGetErrorString()'s text means for the user; empty when unknown.
+std::string nccl_error_meaning(std::string_view error) {
+  return error.starts_with("unhandled system error") ? "a system call or the network failed (the WARN or 'Last "
+                                                       "error' lines say which)"
+         : error.starts_with("unhandled cuda error") ? "a CUDA call failed"
+         : error.starts_with("remote process exited") ? "a peer process exited or the network failed"
+         : error.starts_with("internal error") ? "NCCL hit an internal check (often a remote failure seen late)"
+         : error.starts_with("invalid") ? "the application called NCCL wrongly (NCCL_DEBUG=WARN says how)"
+                                        : "";
+}
+
+// nccl-tests stops at its first failed call: `Test NCCL failure common.cu:961
+// 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '`. One
+// finding per error text, citing each failure line (the trace lines too).
+void nccl_tests_failure_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options,
+                                 FindingSink& out) {
+  std::map<std::string, Finding> by_error;
+  for (const auto& fact : m.gpu_side.nccl_tests) {
+    const NcclTestsRun& run = fact.run;
+    for (size_t i = 0; i < run.failure_texts.size() && i < run.failure_lines.size(); ++i) {
+      std::string_view text = run.failure_texts[i];
+      size_t open = text.find('\'');
+      size_t close = text.rfind('\'');
+      if (open == std::string_view::npos || close <= open) continue;  // a trace line: cited below
+      std::string_view error = text.substr(open + 1, close - open - 1);
+      error = error.substr(0, error.find(" (run with NCCL_DEBUG"));
+      while (error.ends_with(' ') || error.ends_with('/')) error.remove_suffix(1);
+      if (error.empty()) continue;
+      auto [it, fresh] = by_error.try_emplace(std::string(error), make_finding(info, ""));
+      Finding& f = it->second;
+      if (fresh) {
+        f.subject = "nccl-tests/" + std::string(error);
+        f.severity = Severity::Error;
+        std::string meaning = nccl_error_meaning(error);
+        bool cuda = text.find("CUDA failure") != std::string_view::npos;
+        f.message = fmt::format("{} failed with {}: {}{}", run.op.empty() ? "nccl-tests" : run.op + "_perf",
+                                cuda ? "a CUDA error" : "an NCCL error", error,
+                                cuda || meaning.empty() ? std::string() : "; " + meaning);
+      }
+      cite(m, f, LineRef{fact.file, static_cast<uint32_t>(run.failure_lines[i])}, options.max_evidence);
+    }
+  }
+  for (auto& [error, f] : by_error) out.add(std::move(f));
+}
+
 void backend_error_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
   std::map<std::string, Finding> by_error;
   std::map<std::string, std::set<uint32_t>> ranks;
@@ -171,14 +216,7 @@ void backend_error_findings(const JobModel& m, const RuleInfo& info, const Check
     if (fresh) {
       f.subject = error;
       f.severity = Severity::Error;
-      std::string meaning =
-          error.starts_with("unhandled system error") ? "a system call or the network failed (the WARN or 'Last "
-                                                         "error' lines say which)"
-          : error.starts_with("unhandled cuda error") ? "a CUDA call failed"
-          : error.starts_with("remote process exited") ? "a peer process exited or the network failed"
-          : error.starts_with("internal error") ? "NCCL hit an internal check (often a remote failure seen late)"
-          : error.starts_with("invalid") ? "the application called NCCL wrongly (NCCL_DEBUG=WARN says how)"
-                                          : "";
+      std::string meaning = nccl_error_meaning(error);
       f.message = fmt::format("PyTorch raised an NCCL error{}: {}{}",
                               version.empty() ? std::string() : fmt::format(" (NCCL {})", version), error,
                               meaning.empty() ? std::string() : "; " + meaning);
@@ -301,6 +339,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   }
   watchdog_findings(m, kInfo, ctx.options, out);
   backend_error_findings(m, kInfo, ctx.options, out);
+  nccl_tests_failure_findings(m, kInfo, ctx.options, out);
   if (m.warnings_dropped > 0) {
     Finding f = make_finding(kInfo, fmt::format("{} more WARN lines past the first {} were counted but not classified",
                                                 m.warnings_dropped, JobModel::kMaxWarnings));

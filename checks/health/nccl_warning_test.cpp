@@ -103,6 +103,26 @@ TEST_CASE("libibverbs missing on the one host a log shows is a note; with a seco
   CHECK(part[0].severity == Severity::Warning);
 }
 
+TEST_CASE("nccl-tests that stopped at a failed call is an error, one per error text") {
+  auto m = model_from({
+      "busybox2:11537:11571 [3] NCCL INFO transport/net_ib.cc:282 -> 2",
+      "busybox2:11537:11537 [3] NCCL INFO group.cc:95 -> 2",
+      "busybox2: Test NCCL failure common.cu:961 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '",
+      " .. busybox2 pid 11537: Test failure common.cu:844",
+      "busybox3: Test NCCL failure common.cu:961 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '",
+      "busybox4: Test CUDA failure common.cu:891 'out of memory'",
+  });
+  auto f = run_rule("nccl-warning", m);
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message == "nccl-tests failed with a CUDA error: out of memory");
+  CHECK(f[1].message == "nccl-tests failed with an NCCL error: unhandled system error; a system call or the network "
+                        "failed (the WARN or 'Last error' lines say which)");
+  REQUIRE(f[1].evidence.size() == 2);
+  CHECK(f[1].evidence[0].line == 3);
+  CHECK(f[1].evidence[1].line == 5);
+}
+
 TEST_CASE("a plugin that fails to initialise is a note once NCCL runs on its own IB (2.28)") {
   auto m = model_from({
       "gpu51:4100:4100 [0] NCCL INFO NET/Plugin: Loaded net plugin Libfabric (v10)",

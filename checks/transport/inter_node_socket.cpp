@@ -195,9 +195,15 @@ class Explaining final : public FindingSink {
 // and SHM are both off, which intra-node-net reports when it can tell.
 void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
   Explaining explaining(ctx, out);
-  bool found = report_edges(ctx, kInfo, explaining, [](const EdgeView& e) {
-    bool socket = e.transport.family == TransportFamily::NET && e.locality != Locality::Intra &&
-                  is_socket_network(e.transport.net_name);
+  // A link whose peer the log cannot place is taken to cross hosts, as NET
+  // links do, unless the log shows NET inside a host: then it proves nothing.
+  bool net_inside_a_host = false;
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    net_inside_a_host |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
+  });
+  bool found = report_edges(ctx, kInfo, explaining, [&](const EdgeView& e) {
+    bool placed = e.locality == Locality::Inter || (e.locality == Locality::Unknown && !net_inside_a_host);
+    bool socket = e.transport.family == TransportFamily::NET && placed && is_socket_network(e.transport.net_name);
     return socket ? "NET/" + e.transport.net_name : std::string();
   });
   // Until the input ends, connection lines may still come and show the links.

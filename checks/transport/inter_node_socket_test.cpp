@@ -153,3 +153,22 @@ TEST_CASE("a socket link of ranks whose lines name no host says host unknown") {
   CHECK(f[0].message == "ranks 0-3 (host unknown), channel 00, via NET/Socket (2 connections)");
   CHECK(f[0].hosts.empty());
 }
+
+TEST_CASE("where the log shows NET/Socket inside a host, a link to an unplaced peer is not taken to cross hosts") {
+  // Horovod on two 4-GPU hosts, NCCL 2.7: ranks 4 and 6 share a host and
+  // talk over NET/Socket; rank 5's host is not in the excerpt. Ranks 2 and
+  // 8 are on different hosts: that link does cross.
+  auto m = model_from({
+      "ip-a:1759:1759 [0] NCCL INFO comm 0x1 rank 4 nranks 12 cudaDev 0 busId 1b0 - Init COMPLETE",
+      "ip-a:1761:1761 [2] NCCL INFO comm 0x2 rank 6 nranks 12 cudaDev 2 busId 1d0 - Init COMPLETE",
+      "ip-b:2122:2122 [2] NCCL INFO comm 0x3 rank 2 nranks 12 cudaDev 2 busId 1d0 - Init COMPLETE",
+      "ip-c:3122:3122 [0] NCCL INFO comm 0x4 rank 8 nranks 12 cudaDev 0 busId 1b0 - Init COMPLETE",
+      "ip-a:1759:1773 [0] NCCL INFO Channel 00 : 4[1b0] -> 6[1d0] [send] via NET/Socket/0",
+      "ip-a:1761:1772 [2] NCCL INFO Channel 01 : 5[1c0] -> 6[1d0] [receive] via NET/Socket/0",
+      "ip-b:2122:2137 [2] NCCL INFO Channel 01 : 2[1d0] -> 8[1b0] [send] via NET/Socket/0",
+  });
+  auto f = run_rule("inter-node-socket", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("ip-b") != std::string::npos);
+  CHECK(f[0].message.find("5") == std::string::npos);
+}
