@@ -60,6 +60,12 @@ std::string mask_digits(std::string_view s) {
 // every communicator seen there (one node's output of a larger job is not).
 bool shows_one_host(const JobModel& m) {
   if (m.hosts.size() != 1 || m.unclaimed_shape_nnodes > 1) return false;
+  // A NET link not known to stay inside the host may cross to another.
+  bool net_out = false;
+  for_each_edge(m, [&](const EdgeView& e) {
+    net_out |= e.transport.family == TransportFamily::NET && e.locality != Locality::Intra;
+  });
+  if (net_out) return false;
   return std::none_of(m.comms.begin(), m.comms.end(), [](const Communicator& c) {
     size_t seen = static_cast<size_t>(std::count_if(c.ranks.begin(), c.ranks.end(), [](const RankInfo& r) {
       return r.init_started || r.init_completed;
@@ -183,7 +189,7 @@ void nccl_tests_failure_findings(const JobModel& m, const RuleInfo& info, const 
       std::string_view text = run.failure_texts[i];
       size_t open = text.find('\'');
       size_t close = text.rfind('\'');
-      if (open == std::string_view::npos || close <= open) continue;  // a trace line: cited below
+      if (open == std::string_view::npos || close <= open) continue;  // a trace line of a failure cited
       std::string_view error = text.substr(open + 1, close - open - 1);
       error = error.substr(0, error.find(" (run with NCCL_DEBUG"));
       while (error.ends_with(' ') || error.ends_with('/')) error.remove_suffix(1);
@@ -194,7 +200,8 @@ void nccl_tests_failure_findings(const JobModel& m, const RuleInfo& info, const 
         f.subject = "nccl-tests/" + std::string(error);
         f.severity = Severity::Error;
         std::string meaning = nccl_error_meaning(error);
-        bool cuda = text.find("CUDA failure") != std::string_view::npos;
+        bool cuda = text.find("CUDA failure") != std::string_view::npos ||
+                    text.find("Cuda failure") != std::string_view::npos;
         f.message = fmt::format("{} failed with {}: {}{}", run.op.empty() ? "nccl-tests" : run.op + "_perf",
                                 cuda ? "a CUDA error" : "an NCCL error", error,
                                 cuda || meaning.empty() ? std::string() : "; " + meaning);

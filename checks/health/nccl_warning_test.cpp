@@ -103,6 +103,15 @@ TEST_CASE("libibverbs missing on the one host a log shows is a note; with a seco
   CHECK(part[0].severity == Severity::Warning);
 }
 
+TEST_CASE("a plugin WARN on one host whose NET links may leave it stays a warning") {
+  auto f = run_rule("nccl-warning", model_from({
+      "gpu01:1:1 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+      "gpu01:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/Socket/0",
+  }));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+}
+
 TEST_CASE("nccl-tests that stopped at a failed call is an error, one per error text") {
   auto m = model_from({
       "busybox2:11537:11571 [3] NCCL INFO transport/net_ib.cc:282 -> 2",

@@ -201,9 +201,11 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
   for_each_edge(ctx.model, [&](const EdgeView& e) {
     net_inside_a_host |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
   });
+  auto crosses_hosts = [&](const EdgeView& e) {
+    return e.locality == Locality::Inter || (e.locality == Locality::Unknown && !net_inside_a_host);
+  };
   bool found = report_edges(ctx, kInfo, explaining, [&](const EdgeView& e) {
-    bool placed = e.locality == Locality::Inter || (e.locality == Locality::Unknown && !net_inside_a_host);
-    bool socket = e.transport.family == TransportFamily::NET && placed && is_socket_network(e.transport.net_name);
+    bool socket = e.transport.family == TransportFamily::NET && crosses_hosts(e) && is_socket_network(e.transport.net_name);
     return socket ? "NET/" + e.transport.net_name : std::string();
   });
   // Until the input ends, connection lines may still come and show the links.
@@ -216,7 +218,7 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
   if (it == ctx.model.using_network.end() || ctx.model.hosts.size() < 2) return;
   bool saw_inter_net = false;
   for_each_edge(ctx.model, [&](const EdgeView& e) {
-    saw_inter_net |= e.transport.family == TransportFamily::NET && e.locality != Locality::Intra;
+    saw_inter_net |= e.transport.family == TransportFamily::NET && crosses_hosts(e);
   });
   if (saw_inter_net) return;
   std::set<std::string> hosts;

@@ -172,3 +172,17 @@ TEST_CASE("where the log shows NET/Socket inside a host, a link to an unplaced p
   CHECK(f[0].message.find("ip-b") != std::string::npos);
   CHECK(f[0].message.find("5") == std::string::npos);
 }
+
+TEST_CASE("with NET inside a host, 'Using network Socket' on several hosts is still the evidence") {
+  auto m = model_from({
+      "gpu01:1:1 [0] NCCL INFO Using network Socket",
+      "gpu02:2:2 [0] NCCL INFO Using network Socket",
+      "gpu01:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 busId 18000 - Init COMPLETE",
+      "gpu01:3:3 [1] NCCL INFO comm 0x2 rank 1 nranks 16 cudaDev 1 busId 19000 - Init COMPLETE",
+      "gpu01:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/Socket/0",
+      "gpu01:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/Socket/0",
+  });
+  auto f = run_rule("inter-node-socket", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.starts_with("NCCL chose network Socket on 2 hosts of a 2-host job"));
+}

@@ -412,12 +412,11 @@ bool NcclTestsReader::take_bare_row(std::string_view text, uint64_t line) {
     if (cols.back().col != Col::Redop) return false;
     cols.push_back({Col::Root, 0});
   }
-  size_t first_time = cols.size();
+  // The layout with both redop and root counts `#wrong` (`%g`: a large
+  // count comes as `2.68435e+08`); the older ones print a relative `error`.
+  Col check = n == 13 ? Col::Wrong : Col::Error;
   for (uint8_t group = 0; group < 2; ++group) {
-    // `#wrong` counts (`N/A` unchecked); the older `error` is a float: `0e+00`.
-    std::string_view check = f[first_time + 4 * group + 3];
-    bool counted = check == "N/A" || check.find_first_of(".e") == std::string_view::npos;
-    for (Col c : {Col::Time, Col::AlgBw, Col::BusBw, counted ? Col::Wrong : Col::Error}) cols.push_back({c, group});
+    for (Col c : {Col::Time, Col::AlgBw, Col::BusBw, check}) cols.push_back({c, group});
   }
   std::vector<Column> kept = std::exchange(columns_, cols);
   size_t kept_min = std::exchange(min_tokens_, cols.size());
@@ -428,8 +427,9 @@ bool NcclTestsReader::take_bare_row(std::string_view text, uint64_t line) {
   time_scale_ = kept_scale;
   if (!row) return false;
   // The rows of a run whose header was not pasted, or of one whose header
-  // lost its column names.
-  if (state_ != State::Header || !run_) start_run(line);
+  // lost (or garbled) its column names; else a new run.
+  bool same_run = run_ && (state_ == State::Header || (state_ == State::Table && run().rows.empty()));
+  if (!same_run) start_run(line);
   step_ = kNames;
   columns_ = std::move(cols);
   min_tokens_ = columns_.size();

@@ -596,3 +596,22 @@ TEST_CASE("a paste that starts inside the table: rows read by their layout, each
   CHECK(tagged.rows[1].oop_time_us == doctest::Approx(193909));
   CHECK_FALSE(tagged.rows[1].oop_wrong);
 }
+
+TEST_CASE("a headerless row counts #wrong in %g form; a header that lost a column name keeps its run") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  auto c = feed(r, {
+      "  1073741824  268435456  float  sum  -1  9000.0  119.30  208.78  2.68435e+08  9001.0  119.29  208.76  2.68435e+08",
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20",
+      "#  Rank  0 Group  0 Pid 1 on gpu01 device  0 [0x18] NVIDIA H100 80GB HBM3",
+      "#       size         count      type   redop    root     time   algbw   busbw     time   algbw   busbw #wrong",
+      "     1048576        262144     float     sum      -1    28.15   37.25   65.19      0    27.52   38.10   66.67      0",
+  });
+  CHECK(c == std::vector<bool>{true, true, true, true, true});
+  REQUIRE(out.nccl_tests.size() == 2);
+  REQUIRE(out.nccl_tests[0].rows.size() == 1);
+  CHECK(out.nccl_tests[0].rows[0].oop_wrong == 268435000u);
+  CHECK(out.nccl_tests[1].ranks.size() == 1);
+  REQUIRE(out.nccl_tests[1].rows.size() == 1);
+  CHECK(out.nccl_tests[1].rows[0].ip_busbw_gbs == doctest::Approx(66.67));
+}

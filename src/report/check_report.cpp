@@ -1,6 +1,7 @@
 #include "src/report/check_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -10,6 +11,7 @@
 #include "checks/config/nccl_releases.h"
 #include "checks/transport/edge_groups.h"
 #include "src/model/ring_graph.h"
+#include "src/util/text.h"
 
 namespace nd {
 
@@ -55,6 +57,22 @@ std::optional<Gap> warn_only(const GapInput& in) {
   return Gap{"the log holds only NCCL WARN lines (NCCL_DEBUG=WARN)", "NCCL_DEBUG=INFO"};
 }
 
+// NCCL_DEBUG_SUBSYS as NCCL reads it: a comma list, any case, ALL for
+// every subsystem, a leading `^` for all but those listed.
+bool subsys_includes_init(std::string_view value) {
+  bool except = value.starts_with('^');
+  if (except) value.remove_prefix(1);
+  bool listed = false;
+  while (!value.empty()) {
+    std::string_view item = value.substr(0, value.find(','));
+    value.remove_prefix(std::min(value.size(), item.size() + 1));
+    std::string upper(trim(item));
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    listed |= upper == "INIT" || upper == "ALL";
+  }
+  return except != listed;
+}
+
 std::optional<Gap> no_connection_lines(const GapInput& in) {
   if (in.c.connection_lines != 0) return std::nullopt;
   // NCCL prints connection lines late in init: an input that stops before
@@ -87,8 +105,7 @@ std::optional<Gap> no_connection_lines(const GapInput& in) {
     // Only a subsystem list the log shows explains it; else a paste is
     // most often an excerpt.
     bool subsys_without_init = std::any_of(in.model.env.begin(), in.model.env.end(), [](const auto& e) {
-      return e.name == "NCCL_DEBUG_SUBSYS" && e.value.find("INIT") == std::string::npos &&
-             e.value.find("ALL") == std::string::npos;
+      return e.name == "NCCL_DEBUG_SUBSYS" && !subsys_includes_init(e.value);
     });
     if (subsys_without_init) {
       return Gap{"the log has no INIT lines: no communicator setup and no connection lines "

@@ -314,7 +314,7 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
   // The job's size as the input states it: Init lines' nranks, else the
   // ranks its lines name, its ring listings and its 2.20+ shape lines
   // (an excerpt names only some ranks).
-  uint32_t max_nodes = model.unclaimed_shape_nnodes;
+  uint32_t max_nodes = 0;
   s.ranks = model.unclaimed_shape_nranks;
   for (const auto& c : model.comms) {
     max_nodes = std::max(max_nodes, c.nnodes);
@@ -325,6 +325,7 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
     s.ranks = std::max(s.ranks, size);
   }
   s.hosts = max_nodes ? max_nodes : model.hosts.size();
+  s.hosts = std::max<size_t>(s.hosts, model.unclaimed_shape_nnodes);
   s.named_hosts = model.hosts.size();
   for (const auto& p : model.processes) s.host_unknown_processes += p.host == kNoHost;
 
