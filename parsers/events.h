@@ -170,6 +170,21 @@ struct NvlsChannelsEvent {
 // `Connected NVLS tree` (2.18+) and any other `Connected NVLS...` line.
 struct NvlsConnectedEvent {};
 
+// One frame of NCCL's error traceback: every NCCLCHECK that sees a failed
+// call prints INFO `%s:%d -> %d` (file:line -> ncclResult_t) on its way up;
+// 2.18+ may add ` (%s)` (strerror), 2.30.7 ` (func)` before the arrow, and
+// frames of other threads a ` [Async thread]`-like tag.
+struct ReturnTraceEvent {
+  std::string_view file;   // as NCCL's __FILE__ names it: `transport/net.cc`
+  uint32_t line = 0;
+  uint32_t code = 0;       // ncclResult_t: 1 cuda, 2 system, 3 internal, ...
+  std::string_view thread; // `Async thread`, `Proxy Thread`; empty for the caller's own
+  // The frame is on a path NCCL does not fall back from: communicator init
+  // and connection setup, group launch, the proxy. Failures there fail the
+  // call; CollNet setup is the one exception, which the model tells apart.
+  bool on_failing_path = false;
+};
+
 // What a line says about the networks NCCL could or could not set up, at
 // whatever level NCCL printed it: the NET plugin lines, libibverbs, and the
 // IB completion and verbs-call WARNs.

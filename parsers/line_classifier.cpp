@@ -274,6 +274,65 @@ Event parse_affinity(std::string_view msg) {
   return ev;
 }
 
+
+// Files whose failures NCCL passes on to the caller of the API: init,
+// connection setup, group launch and the proxy.
+bool on_failing_path(std::string_view file, std::string_view thread) {
+  if (!thread.empty()) return true;  // the async init thread and the proxy report to the caller
+  // Without the extension: up to 2.4 some were `.cu`.
+  if (!file.ends_with(".cc") && !file.ends_with(".cu")) return false;
+  file.remove_suffix(3);
+  constexpr std::string_view kFiles[] = {
+      "init", "group", "enqueue", "proxy", "transport", "bootstrap", "channel",
+      "collectives", "transport/net", "transport/p2p", "transport/shm", "transport/nvls",
+  };
+  for (auto name : kFiles) {
+    if (file.ends_with(name) && (file.size() == name.size() || file[file.size() - name.size() - 1] == '/')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<ReturnTraceEvent> parse_return_trace(std::string_view msg) {
+  size_t arrow = msg.find(" -> ");
+  if (arrow == std::string_view::npos || arrow == 0) return std::nullopt;
+  std::string_view frame = msg.substr(0, arrow);
+  std::string_view rest = msg.substr(arrow + 4);
+  // 2.30.7: `file:line (func) -> N`
+  if (frame.ends_with(')')) {
+    size_t open = frame.rfind(" (");
+    if (open == std::string_view::npos) return std::nullopt;
+    frame = frame.substr(0, open);
+  }
+  size_t colon = frame.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || frame.find(' ') != std::string_view::npos) return std::nullopt;
+  std::string_view file = frame.substr(0, colon);
+  size_t dot = file.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == file.size()) return std::nullopt;
+  auto line = parse_u32(frame.substr(colon + 1));
+  size_t digits = 0;
+  while (digits < rest.size() && is_digit(rest[digits])) ++digits;
+  auto code = parse_u32(rest.substr(0, digits));
+  if (!line || !code) return std::nullopt;
+  rest.remove_prefix(digits);
+  // ` (strerror)` (2.18+), then ` [Async thread]` and the like.
+  if (rest.starts_with(" (")) {
+    size_t close = rest.find(')');
+    if (close == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(close + 1);
+  }
+  std::string_view thread;
+  if (rest.starts_with(" [") && rest.ends_with(']')) {
+    thread = rest.substr(2, rest.size() - 3);
+    rest = {};
+  }
+  if (!trim(rest).empty()) return std::nullopt;
+  return ReturnTraceEvent{file, *line, *code, thread, on_failing_path(file, thread)};
+}
+
+namespace {
+
 Event parse_graph_pattern(std::string_view msg) {
   StringPiece pat, cross, nch, bw_a, bw_e, ta, te, same;
   if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::GraphPattern), &pat, &cross,
@@ -476,6 +535,7 @@ Event classify_message(std::string_view msg) {
   if (msg.find("- Init START") != std::string_view::npos || msg.find("- Init COMPLETE") != std::string_view::npos) {
     return parse_init(msg);
   }
+  if (auto trace = parse_return_trace(msg)) return *trace;
   if (ignored_message(msg)) return ignored_or_noted(msg);
   return UnknownEvent{};
 }

@@ -26,7 +26,7 @@ using Event = std::variant<UnknownEvent, IgnoredEvent, MalformedEvent, Connectio
                            InitEvent, CommShapeEvent, VersionEvent, UsingNetworkEvent,
                            NetUsingEvent, CudaDriverEvent, EnvEvent, WarnEvent, AffinityEvent,
                            GraphPatternEvent, NetNoteEvent, BootstrapEvent, NvlsChannelsEvent,
-                           NvlsConnectedEvent>;
+                           NvlsConnectedEvent, ReturnTraceEvent>;
 
 // Largest rank, channel and nranks the model accepts; larger numbers in a log
 // are corrupt input, not a job.
@@ -35,6 +35,9 @@ inline constexpr uint32_t kMaxChannels = 1024;
 
 Event classify(const NcclHeader& header);
 Event classify_message(std::string_view message);
+
+// `transport/net.cc:687 -> 3` and its variants (see ReturnTraceEvent).
+std::optional<ReturnTraceEvent> parse_return_trace(std::string_view message);
 
 // Parses `Trees [0] 2/-1/-1->1->0 [1] ...` in its three generations.
 bool parse_trees(std::string_view rest, TreesEvent& out);

@@ -208,8 +208,47 @@ TEST_CASE("known but unused lines are ignored, new shapes are unknown") {
   CHECK(std::holds_alternative<IgnoredEvent>(classify_message("Connected all rings")));
   CHECK(std::holds_alternative<IgnoredEvent>(classify_message(
       "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 1 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1")));
-  CHECK(std::holds_alternative<IgnoredEvent>(classify_message("init.cc:1234 -> 3")));
   CHECK(std::holds_alternative<UnknownEvent>(classify_message("Frobnicating the widget")));
+}
+
+TEST_CASE("traceback frames of every generation, and what only looks like one") {
+  struct Case {
+    std::string_view msg, file;
+    uint32_t line, code;
+    std::string_view thread;
+    bool failing;
+  };
+  const Case cases[] = {
+      {"init.cc:1234 -> 3", "init.cc", 1234, 3, "", true},
+      {"init.cu:1160 -> 2", "init.cu", 1160, 2, "", true},  // 2.4
+      {"transport/net.cc:687 -> 3", "transport/net.cc", 687, 3, "", true},
+      {"transport/net_socket.cc:331 -> 3", "transport/net_socket.cc", 331, 3, "", false},
+      {"misc/socket.cc:564 -> 2 (Connection refused)", "misc/socket.cc", 564, 2, "", false},  // 2.18+ strerror
+      {"group.cc:64 -> 2 [Async thread]", "group.cc", 64, 2, "Async thread", true},
+      {"transport/net_ib.cc:1047 -> 2 [Proxy Thread]", "transport/net_ib.cc", 1047, 2, "Proxy Thread", true},
+      {"transport/net_ib/p2p.cc:700 (ncclIbTest) -> 6", "transport/net_ib/p2p.cc", 700, 6, "", false},  // 2.30.7
+      {"external/nccl_archive/src/init.cc:878 -> 2", "external/nccl_archive/src/init.cc", 878, 2, "", true},
+      {"bazel-out/k8-opt/bin/external/nccl_archive/_virtual_includes/include_hdrs/net.h:21 -> 2",
+       "bazel-out/k8-opt/bin/external/nccl_archive/_virtual_includes/include_hdrs/net.h", 21, 2, "", false},
+      {"ras/ras.cc:300 -> 2", "ras/ras.cc", 300, 2, "", false},   // RAS is a side thread
+      {"mygroup.cc:10 -> 2", "mygroup.cc", 10, 2, "", false},      // not NCCL's group.cc
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.msg);
+    auto ev = classify_message(c.msg);
+    REQUIRE(std::holds_alternative<ReturnTraceEvent>(ev));
+    const auto& t = std::get<ReturnTraceEvent>(ev);
+    CHECK(t.file == c.file);
+    CHECK(t.line == c.line);
+    CHECK(t.code == c.code);
+    CHECK(t.thread == c.thread);
+    CHECK(t.on_failing_path == c.failing);
+  }
+  for (std::string_view msg : {"init.cc:1234 -> ", "init.cc -> 3", "Ring 00 : 0 -> 1 -> 2", "a b.cc:1 -> 2",
+                               "init.cc:12 -> 3 trailing words", "x:1 -> 2"}) {
+    CAPTURE(msg);
+    CHECK_FALSE(std::holds_alternative<ReturnTraceEvent>(classify_message(msg)));
+  }
 }
 
 TEST_CASE("affinity lines: 2.4-2.26 hex masks, 2.27 range lists, 2.28 ncclTopoGetCpuAffinity") {

@@ -63,6 +63,33 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   return out;
 }
 
+SocketReach socket_reach(std::string_view interface, std::string_view address) {
+  address = address.substr(0, address.find('<'));
+  address = address.substr(0, address.find('%'));  // an IPv6 scope
+  auto lower_starts = [](std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (size_t i = 0; i < prefix.size(); ++i) {
+      char c = s[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != prefix[i]) return false;
+    }
+    return true;
+  };
+  SocketReach r;
+  r.loopback = address.starts_with("127.") || address == "::1";
+  // fe80::/10 is fe80 to febf.
+  r.link_local = address.starts_with("169.254.") ||
+                 (address.size() > 4 && address[4] == ':' &&
+                  (lower_starts(address, "fe8") || lower_starts(address, "fe9") || lower_starts(address, "fea") ||
+                   lower_starts(address, "feb")));
+  // Bridges whose addresses the host NATs for its containers or VMs. Overlay
+  // interfaces (flannel, cni, calico) route between hosts and are not here.
+  for (std::string_view prefix : {"docker", "br-", "veth", "virbr", "lxcbr", "podman"}) {
+    r.host_bridge |= interface.starts_with(prefix);
+  }
+  return r;
+}
+
 uint32_t count_net_devices(std::string_view list) {
   // `[0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]`: an index at brace depth 0 (the
   // 2.20-2.23 merged NICs print `[0]={[0] mlx5_0:1/IB, ...}`).

@@ -19,6 +19,16 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list);
 // The devices of the list before its `;`, a merged NIC counting once.
 uint32_t count_net_devices(std::string_view list);
 
+// Why hosts other than its own cannot reach a socket interface NCCL listed
+// (`veth25f2e72`, `fe80::380d:bfff:fe5b:54d2%veth25f2e72<0>`).
+struct SocketReach {
+  bool loopback = false;    // 127.0.0.0/8 or ::1: each host has its own
+  bool link_local = false;  // fe80::/10 or 169.254.0.0/16: one link only
+  bool host_bridge = false; // docker*, br-*, veth*, virbr*, lxcbr*, podman*: a host-private bridge
+  bool unreachable() const { return loopback || link_local || host_bridge; }
+};
+SocketReach socket_reach(std::string_view interface, std::string_view address);
+
 // Every IPv4 address that follows a ':' and ends in `<port>`, without the
 // port: the host's own addresses in `OOB ib0:10.0.4.19<0>`,
 // `[0]eno1:192.168.50.11<0>` and `Bootstrap : Using ib0:10.1.0.10<0>`.

@@ -80,3 +80,26 @@ TEST_CASE("net devices: lengths are checked after the match, as the bounded patt
   REQUIRE(s.size() == 1);
   CHECK(s[0].name == "eth1");
 }
+
+TEST_CASE("socket interfaces other hosts cannot reach: loopback, link-local, host bridges") {
+  auto reach = [](std::string_view entry) {
+    auto d = parse_net_devices(entry);
+    REQUIRE(d.size() == 1);
+    return socket_reach(d[0].name, d[0].address);
+  };
+  CHECK_FALSE(reach("[0]eno1:172.18.40.41<0>").unreachable());
+  CHECK_FALSE(reach("[0]ib0:fd00::12<0>").unreachable());
+  // BGP-unnumbered hosts put their routable address on lo.
+  CHECK_FALSE(reach("[0]lo:10.20.0.7<0>").unreachable());
+  CHECK_FALSE(reach("[0]flannel.1:10.244.1.0<0>").unreachable());
+  auto veth = reach("[1]veth25f2e72:fe80::380d:bfff:fe5b:54d2%veth25f2e72<0>");
+  CHECK(veth.link_local);
+  CHECK(veth.host_bridge);
+  CHECK_FALSE(veth.loopback);
+  CHECK(reach("[0]lo:127.0.0.1<0>").loopback);
+  CHECK(reach("[0]lo:::1<0>").loopback);
+  CHECK(reach("[0]docker0:172.17.0.1<0>").host_bridge);
+  CHECK(reach("[0]eth0:169.254.3.1<0>").link_local);
+  CHECK(reach("[0]eth0:FEBF::1<0>").link_local);
+  CHECK_FALSE(reach("[0]eth0:fec0::1<0>").link_local);
+}

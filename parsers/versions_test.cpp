@@ -41,6 +41,7 @@ const char* label(const Event& ev) {
         if constexpr (std::is_same_v<T, BootstrapEvent>) return "bootstrap";
         if constexpr (std::is_same_v<T, NvlsChannelsEvent>) return "nvlschannels";
         if constexpr (std::is_same_v<T, NvlsConnectedEvent>) return "nvlsconnected";
+        if constexpr (std::is_same_v<T, ReturnTraceEvent>) return "trace";
       },
       ev);
 }

@@ -325,6 +325,7 @@ WarnClass classify_kind(std::string_view message) {
 WarnClass classify_warn(std::string_view message) {
   WarnClass c = classify_kind(message);
   c.mismatch = parse_version_mismatch(message);
+  c.carries_on = message.starts_with("Cannot initialize CollNet");
   return c;
 }
 

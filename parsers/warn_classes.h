@@ -35,6 +35,7 @@ struct WarnClass {
   std::string peer;         // peer address as printed (ip or host), without <port>
   int status = -1;          // ibv_wc_status for IbCompletion
   bool consequence = false; // an after-effect of an earlier error (WR_FLUSH_ERR)
+  bool carries_on = false;  // NCCL goes on without what failed (CollNet): the traceback before it was caught
   std::optional<VersionMismatch> mismatch;  // wherever the message holds NCCL's own check
 };
 

@@ -48,7 +48,9 @@ struct HangEvidence {
     }
     // A plugin that fails over to IB or a retry that succeeds is no failure.
     for (const auto& w : m.warnings) {
-      if (w.cls.severity == WarnSeverity::Error) error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
+      if (w.cls.severity == WarnSeverity::Error || w.returned_to_caller) {
+        error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
+      }
     }
     for (const auto& p : m.processes) {
       process[{p.host, p.pid}] = &p;

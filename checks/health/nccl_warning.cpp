@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -34,7 +35,16 @@ struct Group {
   std::map<std::string, size_t> per_host;
   std::set<std::string> peers;
   std::vector<LineRef> lines;
+  const WarnRecord* failed_call = nullptr;  // the first whose traceback reached the caller
 };
+
+// ncclResult_t as ncclGetErrorString() names it.
+std::string_view nccl_result_name(uint32_t code) {
+  constexpr std::string_view kNames[] = {"success", "unhandled cuda error", "unhandled system error",
+                                         "internal error", "invalid argument", "invalid usage",
+                                         "remote error", "in progress", "timeout"};
+  return code < std::size(kNames) ? kNames[code] : "an unknown error";
+}
 
 // "Got completion ... 10.1.0.8<49513>" -> "10.1.0.8 (gpu08)" when the log maps it.
 std::string describe_peer(const JobModel& m, const std::string& peer) {
@@ -246,7 +256,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
   std::map<std::string, Group> groups;
   auto add = [&](std::string_view message, std::string_view location, const std::string& who, LineRef line,
-                 bool pytorch, const WarnClass& cls) {
+                 bool pytorch, const WarnClass& cls, const WarnRecord* warn) {
     std::string key = cls.group;
     if (cls.kind == WarnKind::Other) key += "/" + std::string(location) + "/" + mask_digits(message);
     auto [it, fresh] = groups.try_emplace(key);
@@ -263,15 +273,16 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
     ++g.per_host[who];
     if (!cls.peer.empty() && g.peers.size() < 16) g.peers.insert(cls.peer);
     if (g.lines.size() < ctx.options.max_evidence) g.lines.push_back(line);
+    if (warn && warn->returned_to_caller && !g.failed_call) g.failed_call = warn;
   };
-  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false, w.cls);
+  for (const auto& w : m.warnings) add(w.message, w.location, m.host_name(w.host), w.line, false, w.cls, &w);
   for (const auto& r : m.framework_errors) {
     if (r.kind != FrameworkKind::LastError) continue;
     // PyTorch's copy of the WARN text: named by host when a launcher said, else by rank.
     std::string who = r.host != kNoHost ? m.host_name(r.host)
                       : r.launcher_rank ? fmt::format("rank{}", *r.launcher_rank)
                                         : std::string("?");
-    add(r.text, "", who, r.line, true, r.cls);
+    add(r.text, "", who, r.line, true, r.cls, nullptr);
   }
 
   // The first completion error that is not a flush is the cause of the flushes.
@@ -319,7 +330,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
         break;
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
-        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == WarnSeverity::Warning) {
+        if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == WarnSeverity::Warning && !g->failed_call) {
           if (m.using_network.count("Socket")) {
             f.message += "; this job did fall back to network Socket ('Using network Socket')";
             f.related = {"ND3001"};
@@ -336,6 +347,12 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
           }
         }
         break;
+    }
+    if (const WarnRecord* w = g->failed_call) {
+      // Whatever the message, NCCL did not get past it.
+      f.severity = Severity::Error;
+      f.message += fmt::format("; NCCL returned the error to its caller ({} -> {}: {}), so the call failed",
+                               w->returned_at, w->returned_code, nccl_result_name(w->returned_code));
     }
     f.message += fmt::format(" ({})", counts(*g));
     f.hosts.assign(hosts.begin(), hosts.end());

@@ -149,3 +149,52 @@ TEST_CASE("a plugin that fails to initialise is a note once NCCL runs on its own
                         "plugin failed to load or initialize: NCCL falls back to its internal IB or Socket transport; "
                         "harmless here: NCCL uses network IB (1 WARN)");
 }
+
+TEST_CASE("a WARN whose traceback reached the caller is an error; one NCCL caught or that went nowhere stays a warning") {
+  // The thread that WARNed passed the error up through the NET transport's
+  // connect (NCCL 2.21): the connection, and so the communicator, failed.
+  auto failed = run_rule("nccl-warning", model_from({
+      "algo-1:17774:17862 [1] misc/socket.cc:717 NCCL WARN ncclSocketInit: connecting to address with family 33022 is neither AF_INET(2) nor AF_INET6(10)",
+      "algo-1:17773:17846 [0] NCCL INFO Channel 00/0 : 0[0] -> 7[7] via P2P/CUMEM/read",
+      "algo-1:17774:17862 [1] NCCL INFO transport/net_socket.cc:331 -> 3",
+      "algo-1:17774:17862 [1] NCCL INFO transport/net.cc:687 -> 3",
+  }));
+  REQUIRE(failed.size() == 1);
+  CHECK(failed[0].severity == Severity::Error);
+  CHECK(failed[0].message ==
+        "NCCL WARN at misc/socket.cc:717 on algo-1: ncclSocketInit: connecting to address with family 33022 is neither "
+        "AF_INET(2) nor AF_INET6(10); NCCL returned the error to its caller (transport/net.cc:687 -> 3: internal "
+        "error), so the call failed (1 WARN)");
+
+  // Frames of another thread, a chain that stays in the transport, and a
+  // chain that CollNet's fallback caught say nothing of this WARN's fate.
+  auto other_thread = run_rule("nccl-warning", model_from({
+      "algo-1:17774:17862 [1] misc/socket.cc:717 NCCL WARN ncclSocketInit: connecting to address with family 33022 is neither AF_INET(2) nor AF_INET6(10)",
+      "algo-1:17774:17999 [1] NCCL INFO init.cc:1089 -> 3",
+  }));
+  REQUIRE(other_thread.size() == 1);
+  CHECK(other_thread[0].severity == Severity::Warning);
+  auto stays_below = run_rule("nccl-warning", model_from({
+      "gpu01:5:6 [0] misc/ibvwrap.cc:130 NCCL WARN Call to ibv_open_device failed",
+      "gpu01:5:6 [0] NCCL INFO transport/net_ib.cc:282 -> 2",
+  }));
+  REQUIRE(stays_below.size() == 1);
+  CHECK(stays_below[0].message.find("returned the error") == std::string::npos);
+  auto caught = run_rule("nccl-warning", model_from({
+      "ib-vm-52:1047884:1048148 [7] sharp_plugin.c:320 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP job(-11)",
+      "ib-vm-52:1047884:1048148 [7] NCCL INFO transport.cc:291 -> 2",
+      "ib-vm-52:1047884:1048148 [7] NCCL INFO init.cc:670 -> 2",
+      "ib-vm-52:1047884:1048148 [7] transport.cc:323 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+  }));
+  REQUIRE(caught.size() == 2);
+  CHECK(caught[0].severity == Severity::Warning);
+  CHECK(caught[0].message.find("returned the error") == std::string::npos);
+
+  // Frames far past the WARN belong to something else.
+  std::vector<std::string> far{"gpu01:5:6 [0] misc/socket.cc:717 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Connection refused"};
+  for (int i = 0; i < 100; ++i) far.push_back("gpu01:5:7 [0] NCCL INFO Connected all rings");
+  far.push_back("gpu01:5:6 [0] NCCL INFO init.cc:1089 -> 2");
+  auto late = run_rule("nccl-warning", model_from_lines(far));
+  REQUIRE(late.size() == 1);
+  CHECK(late[0].message.find("returned the error") == std::string::npos);
+}

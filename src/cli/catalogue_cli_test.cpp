@@ -63,7 +63,8 @@ TEST_CASE("explain finds pages by ID, slug and alias, and suggests on a typo") {
 
   std::string note;
   CHECK(explain_rule(all_rules(), "socket", error, &note) == page);
-  CHECK(note == "'socket': ND3001 inter-node-socket; also ND2009 cross-socket-traffic, ND4010 gpu-nic-cross-socket");
+  CHECK(note == "'socket': ND3001 inter-node-socket; also ND3006 socket-interface-unreachable, ND2009 cross-socket-traffic, "
+              "ND4010 gpu-nic-cross-socket");
 }
 
 TEST_CASE("the catalogue holds the log rules and preflight's hardware and cluster rules, once each, in ID order") {

@@ -158,6 +158,12 @@ struct WarnRecord {
   std::string message;
   LineRef line;
   WarnClass cls;  // what the message says, read once
+  // The traceback its thread printed after it: the last frame with its
+  // ncclResult_t, and whether a frame was on a path NCCL does not fall back
+  // from (see ReturnTraceEvent).
+  uint32_t returned_code = 0;
+  std::string returned_at;  // `init.cc:1089`
+  bool returned_to_caller = false;
 };
 
 // A launcher's report of one rank's CPU binding.

@@ -9,6 +9,7 @@
 // comm_assignment.cpp, host_resolution.cpp, network_records.cpp and
 // process_records.cpp.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -117,6 +118,11 @@ class ModelBuilder {
     std::vector<Pending> pending;
     bool saw_start = false;
     std::map<int, uint32_t> completes_per_dev;  // seq numbering without commId (by rank when the pid is synthetic)
+    // The last WARN's index in JobModel::warnings, its thread, and the line
+    // its traceback reached: frames that follow on that thread extend it.
+    size_t last_warn = SIZE_MAX;
+    uint64_t last_warn_tid = 0;
+    LineRef last_warn_reach;
   };
   // The NCCL line being handled: where it is, whose it is, its text.
   struct At {
@@ -184,6 +190,7 @@ class ModelBuilder {
   void on(const At&, const CudaDriverEvent&);
   void on(const At&, const EnvEvent&);
   void on(const At&, const WarnEvent&);
+  void on(const At&, const ReturnTraceEvent&);
   void on(const At&, const AffinityEvent&);
   void on(const At&, const GraphPatternEvent&);
   void add_binding(LineRef ref, std::string_view clean, const BindingLine& b);

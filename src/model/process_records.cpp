@@ -48,8 +48,36 @@ void ModelBuilder::on(const At& at, const WarnEvent& e) {
   remember_text(0, at.ref, at.raw);
   std::string message = valid_utf8(e.message);
   WarnClass cls = classify_warn(message);
-  model_.warnings.push_back(
-      {at.host, at.pid, at.header.dev, valid_utf8(e.location), std::move(message), at.ref, std::move(cls)});
+  if (cls.carries_on && at.process.last_warn < model_.warnings.size()) {
+    model_.warnings[at.process.last_warn].returned_to_caller = false;
+  }
+  at.process.last_warn = model_.warnings.size();
+  at.process.last_warn_tid = at.header.tid;
+  at.process.last_warn_reach = at.ref;
+  WarnRecord& w = model_.warnings.emplace_back();
+  w.host = at.host;
+  w.pid = at.pid;
+  w.dev = at.header.dev;
+  w.location = valid_utf8(e.location);
+  w.message = std::move(message);
+  w.line = at.ref;
+  w.cls = std::move(cls);
+}
+
+void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
+  // Frames follow their WARN within a screenful, other threads' lines between.
+  constexpr uint32_t kMaxGap = 64;
+  Process& p = at.process;
+  if (e.code == 0 || p.last_warn >= model_.warnings.size() || p.last_warn_tid != at.header.tid ||
+      p.last_warn_reach.file != at.ref.file || at.ref.line < p.last_warn_reach.line ||
+      at.ref.line - p.last_warn_reach.line > kMaxGap) {
+    return;
+  }
+  WarnRecord& w = model_.warnings[p.last_warn];
+  p.last_warn_reach = at.ref;
+  w.returned_code = e.code;
+  w.returned_at = fmt::format("{}:{}", valid_utf8(e.file), e.line);
+  w.returned_to_caller |= e.on_failing_path;
 }
 
 void ModelBuilder::on(const At& at, const AffinityEvent& e) {

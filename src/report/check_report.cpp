@@ -129,7 +129,7 @@ std::optional<Gap> no_connection_lines(const GapInput& in) {
 // The rules that need to know which links cross hosts: transports between
 // and inside hosts, rails, cross-socket traffic.
 const std::vector<std::string> kLocalityRules = {"ND2009", "ND2100", "ND2101", "ND3001",
-                                                 "ND3003", "ND3004", "ND3005"};
+                                                 "ND3003", "ND3004", "ND3005", "ND3006"};
 
 std::optional<Gap> unplaced_connections(const GapInput& in) {
   size_t known = 0;
