@@ -126,11 +126,13 @@ bool counts_only(std::string_view text, const ParsedLines& out) {
   return counts_only_at(text, marker, out);
 }
 
-void parse_binding_line(const Line& line, ParsedLines& out) {
+// Returns false when the line is not a binding report after all (the
+// command line `mpirun --bind-to none ...`).
+bool parse_binding_line(const Line& line, ParsedLines& out) {
   std::string_view clean = cleaned(line.text, out);
   Envelope env = strip_envelope(clean);
   auto b = parse_binding(env.payload);
-  if (!b) return;
+  if (!b) return false;
   // NCCL prints gethostname() cut at the first dot; launchers print it whole.
   b->host = b->host.substr(0, b->host.find('.'));
   ParsedLines::Item& item = out.items.emplace_back();
@@ -139,6 +141,7 @@ void parse_binding_line(const Line& line, ParsedLines& out) {
   item.raw = clean;
   item.index = static_cast<uint32_t>(out.bindings.size());
   out.bindings.push_back(std::move(*b));
+  return true;
 }
 
 void add_other(const Line& line, std::string_view clean, const Envelope& env, ParsedLines& out) {
@@ -174,9 +177,8 @@ void parse_other_line(const Line& line, ParsedLines& out) {
     std::string_view clean = cleaned(line.text, out);
     return add_other(line, clean, strip_envelope(clean), out);
   }
-  if (has_binding_needle(line.text)) {
-    parse_binding_line(line, out);
-  } else if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
+  if (has_binding_needle(line.text) && parse_binding_line(line, out)) return;
+  if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);

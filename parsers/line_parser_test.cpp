@@ -157,6 +157,15 @@ TEST_CASE("a launcher's binding report keeps the host as NCCL prints it") {
   CHECK(p.bindings[0].task == 2);
 }
 
+TEST_CASE("a command line with --bind-to is no binding report: it stays for the other readers") {
+  ParsedLines p = parse({"$ mpirun -np 16 --bind-to none -x NCCL_DEBUG=INFO ./build/broadcast_perf -b 8 -e 128M"});
+  REQUIRE(p.items.size() == 1);
+  CHECK(p.items[0].kind == ParsedLines::Kind::Other);
+  CHECK(p.bindings.empty());
+  REQUIRE(p.others.size() == 1);
+  CHECK(p.others[0].payload.find("broadcast_perf") != std::string_view::npos);
+}
+
 TEST_CASE("PyTorch's lines: watchdog, NCCL error, and Last error with its message on the next line") {
   ParsedLines p = parse({
       "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "

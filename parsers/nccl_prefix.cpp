@@ -111,8 +111,10 @@ bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level
     if (!hit) break;
     size_t colon = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
     pos = colon + 1;
-    if (colon == from) continue;
-    bool bracketed = ends_host(s[colon - 1]);
+    // `:22901:22901 [0] NCCL INFO`: gethostname() gave an empty name (some
+    // containers), or a paste blanked it out. Its pid and tid still count.
+    bool nameless = colon == from || s[colon - 1] == ' ' || s[colon - 1] == '\t';
+    bool bracketed = !nameless && ends_host(s[colon - 1]);
     size_t bracket_start = bracketed ? bracketed_host_start(s, from, colon) : 0;
     if (bracket_start == std::string_view::npos) continue;
     NcclHeader h;
@@ -125,9 +127,9 @@ bool header_before(std::string_view s, size_t from, size_t nccl_pos, Level level
       host_start = bracket_start;
     } else {
       while (host_start > from && !ends_host(s[host_start - 1]) && s[host_start - 1] != ':') --host_start;
-      if (host_start == colon) continue;
+      if (host_start == colon && !nameless) continue;
     }
-    if (is_clock_time(s, host_start, colon)) continue;
+    if (!nameless && is_clock_time(s, host_start, colon)) continue;
     h.host = s.substr(host_start, colon - host_start);
     h.host_form = is_placeholder_host(h.host) ? HostForm::Placeholder : HostForm::Named;
     h.column = host_start;

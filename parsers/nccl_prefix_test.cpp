@@ -109,6 +109,27 @@ TEST_CASE("stand-in hosts keep pid and tid and say so (NCCL 2.19.3 excerpt shape
   }
 }
 
+TEST_CASE("an empty host name keeps pid and tid: a stand-in for an unknown host") {
+  for (std::string_view line : {":22901:22901 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/4",
+                                "[1,0]<stdout>: :22901:22901 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/4"}) {
+    INFO(line);
+    auto scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].host == "");
+    CHECK(scan.headers[0].host_form == HostForm::Placeholder);
+    CHECK(scan.headers[0].pid == 22901);
+    CHECK(scan.headers[0].tid == 22901);
+    CHECK(scan.headers[0].payload == "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/4");
+  }
+  // A WARN keeps its location; a host glued to a colon is no empty host.
+  auto warn = scan_nccl_headers(":51:52 [3] misc/socket.cc:42 NCCL WARN Net : Connect to 10.0.0.2<5000> failed");
+  REQUIRE(warn.count == 1);
+  CHECK(warn.headers[0].host_form == HostForm::Placeholder);
+  CHECK(warn.headers[0].location == "misc/socket.cc:42");
+  auto glued = scan_nccl_headers("a::51:52 [3] NCCL INFO x");
+  CHECK((glued.count == 0 || glued.headers[0].host != ""));
+}
+
 TEST_CASE("anonymised but distinct names, IP hosts and a two-digit host are names") {
   for (auto [line, host] : {std::pair{"<node1>:919:919 [0] NCCL INFO Using network IB", "<node1>"},
                             std::pair{"hostname-test:984:984 [4] NCCL INFO Using network IB", "hostname-test"},

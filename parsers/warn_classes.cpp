@@ -250,6 +250,17 @@ constexpr TextRule kSocketSetup[] = {
 
 // Network plugins, and NCCL's own verdicts on the job's setup.
 constexpr TextRule kSetup[] = {
+    // aws-ofi-nccl's errors on the network it runs (a completion, the
+    // address vector, a post): the operation or the connection failed.
+    {[](std::string_view m) {
+       return m.starts_with("NET/OFI") &&
+              holds_any(m, {"completed with error", "Unable to retrieve completion", "Couldn't open AV",
+                            "Unable to post", "Unable to send", "Unable to connect", "Unable to accept",
+                            "Unable to free request", "Couldn't insert"});
+     },
+     WarnKind::VerbsCall, WarnSeverity::Error, "ofi-error",
+     "the aws-ofi-nccl plugin (libfabric, EFA) reported an error on the network the job runs on: operations or "
+     "connections failed; check the EFA provider, the security group (all traffic between the instances) and the peer"},
     {[](std::string_view m) {
        return holds_any(m, {"Failed to initialize any NET plugin"}) ||
               (m.starts_with("Error: network ") && holds_any(m, {"not found"}));

@@ -1,5 +1,7 @@
 // ND6021 nccl-tests-wrong: nccl-tests found wrong results or out-of-bounds values.
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -19,6 +21,27 @@ class NcclTestsWrong final : public Rule {
 
 std::string op_name(const NcclTestsRun& run) { return run.op.empty() ? "nccl-tests" : run.op + "_perf"; }
 
+// The largest relative error the layouts before `#wrong` (an `error` column)
+// let pass, by type, as their check used it; nullopt for a type it did not know.
+std::optional<double> error_tolerance(std::string_view type) {
+  if (type == "float") return 1e-5;
+  if (type == "double") return 1e-12;
+  if (type == "half" || type == "bfloat16") return 5e-2;
+  if (type.find("int") != std::string_view::npos) return 0.0;
+  return std::nullopt;
+}
+
+// A row's error over its type's tolerance: the largest of its two.
+std::optional<double> error_over(const NcclTestsRow& row) {
+  auto tolerance = error_tolerance(row.type);
+  if (!tolerance) return std::nullopt;
+  std::optional<double> worst;
+  for (auto e : {row.oop_error, row.ip_error}) {
+    if (e && *e > *tolerance && (!worst || *e > *worst)) worst = e;
+  }
+  return worst;
+}
+
 }  // namespace
 
 void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
@@ -32,9 +55,24 @@ void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
       wrong += n;
       bad_rows.push_back(&row);
     }
-    if (wrong == 0 && !run.out_of_bounds_failed) continue;
+    // Without the footer, the older layouts' error column is all there is.
+    double worst_error = 0;
+    size_t error_rows = 0;
+    if (wrong == 0 && !run.out_of_bounds) {
+      for (const auto& row : run.rows) {
+        auto e = error_over(row);
+        if (!e) continue;
+        ++error_rows;
+        worst_error = std::max(worst_error, *e);
+        bad_rows.push_back(&row);
+      }
+    }
+    if (wrong == 0 && error_rows == 0 && !run.out_of_bounds_failed) continue;
     std::string what = wrong > 0 ? fmt::format("{} wrong values in {} of {} sizes", wrong, bad_rows.size(), run.rows.size())
-                                 : std::string();
+                       : error_rows > 0
+                           ? fmt::format("a relative error of up to {:g} in {} of {} sizes, over what {} allows",
+                                         worst_error, error_rows, run.rows.size(), bad_rows.front()->type)
+                           : std::string();
     if (run.out_of_bounds_failed) {
       what += fmt::format("{}{} out-of-bounds values", what.empty() ? "" : " and ",
                           run.out_of_bounds.value_or(0));

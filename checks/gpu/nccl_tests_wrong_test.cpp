@@ -60,3 +60,28 @@ TEST_CASE("nccl-tests-wrong: a clean run and a run without validation say nothin
   });
   CHECK(run_rule("nccl-tests-wrong", unchecked).empty());
 }
+
+TEST_CASE("nccl-tests-wrong: the error column of the older layouts, over what the type allows, without a footer") {
+  // v2.0-era sendrecv_perf -d uint8, pasted without its footer.
+  auto m = model_from(
+      {
+          "./build/sendrecv_perf -b 8 -e 196M -g 2 -d uint8 -i 1M",
+          "#                                               out-of-place                       in-place",
+          "#       size         count      type     time   algbw   busbw  error     time   algbw   busbw  error",
+          "#        (B)    (elements)               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
+          "    37748744      37748744     uint8    11732    3.22    3.22  0e+00    11698    3.23    3.23  3e+02",
+      },
+      "sendrecv.txt");
+  CHECK(messages(run_rule("nccl-tests-wrong", m)) ==
+        std::vector<std::string>{"error: sendrecv_perf returned a relative error of up to 300 in 1 of 1 sizes, over "
+                                 "what uint8 allows: the collective corrupted data; run it again on the same hosts and "
+                                 "check GPU memory (ECC, dcgmi diag) and the fabric before trusting any result"});
+  // Float rounding within the tolerance, and a footer that says OK, are clean.
+  auto fine = model_from(
+      {
+          "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error",
+          "    33554432       8388608     float     sum   1464.2   22.92   45.65  4e-07   1458.1   23.01   45.84  4e-07",
+      },
+      "fine.txt");
+  CHECK(run_rule("nccl-tests-wrong", fine).empty());
+}

@@ -334,7 +334,8 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
           if (m.using_network.count("Socket")) {
             f.message += "; this job did fall back to network Socket ('Using network Socket')";
             f.related = {"ND3001"};
-          } else if (std::string rdma = rdma_in_use(m, ctx.options); !rdma.empty()) {
+          } else if (std::string rdma = rdma_in_use(m, ctx.options);
+                     !rdma.empty() && !(g->text.starts_with("NET/OFI") && rdma.find("Libfabric") != std::string::npos)) {
             // A plugin that loads and fails is harmless once NCCL runs on its own IB.
             f.severity = Severity::Info;
             f.message += fmt::format("; harmless here: NCCL uses network {}", rdma);

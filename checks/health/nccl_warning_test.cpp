@@ -190,6 +190,35 @@ TEST_CASE("a WARN whose traceback reached the caller is an error; one NCCL caugh
   CHECK(caught[0].severity == Severity::Warning);
   CHECK(caught[0].message.find("returned the error") == std::string::npos);
 
+  // CollNet's own WARN, with the frame of the function that printed it.
+  auto collnet = run_rule("nccl-warning", model_from({
+      "ib-vm-52:1047884:1048148 [7] transport.cc:323 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+      "ib-vm-52:1047884:1048148 [7] NCCL INFO init.cc:670 -> 2",
+  }));
+  REQUIRE(collnet.size() == 1);
+  CHECK(collnet[0].severity != Severity::Error);
+
+  // Only local rank 0 prints the CollNet line: another rank's traceback during
+  // an init that then completes on that device failed nothing.
+  auto completed = run_rule("nccl-warning", model_from({
+      "ib-vm-52:1047885:1048150 [6] NCCL INFO comm 0x5a rank 6 nranks 8 cudaDev 6 nvmlDev 6 busId c1000 commId 0x77 - Init START",
+      "ib-vm-52:1047885:1048150 [6] sharp_plugin.c:320 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP job(-11)",
+      "ib-vm-52:1047885:1048150 [6] NCCL INFO transport.cc:291 -> 2",
+      "ib-vm-52:1047885:1048150 [6] NCCL INFO init.cc:670 -> 2",
+      "ib-vm-52:1047885:1048150 [6] NCCL INFO comm 0x5a rank 6 nranks 8 cudaDev 6 nvmlDev 6 busId c1000 commId 0x77 - Init COMPLETE",
+  }));
+  REQUIRE(completed.size() == 1);
+  CHECK(completed[0].severity == Severity::Warning);
+  CHECK(completed[0].message.find("returned the error") == std::string::npos);
+  // An init completing on another device of the same process does not.
+  auto other_dev = run_rule("nccl-warning", model_from({
+      "gpu01:5:6 [0] misc/socket.cc:717 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Connection refused",
+      "gpu01:5:6 [0] NCCL INFO init.cc:1089 -> 2",
+      "gpu01:5:7 [1] NCCL INFO comm 0x5b rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x78 - Init COMPLETE",
+  }));
+  REQUIRE(other_dev.size() == 1);
+  CHECK(other_dev[0].severity == Severity::Error);
+
   // Frames far past the WARN belong to something else.
   std::vector<std::string> far{"gpu01:5:6 [0] misc/socket.cc:717 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Connection refused"};
   for (int i = 0; i < 100; ++i) far.push_back("gpu01:5:7 [0] NCCL INFO Connected all rings");
@@ -197,4 +226,40 @@ TEST_CASE("a WARN whose traceback reached the caller is an error; one NCCL caugh
   auto late = run_rule("nccl-warning", model_from_lines(far));
   REQUIRE(late.size() == 1);
   CHECK(late[0].message.find("returned the error") == std::string::npos);
+}
+
+TEST_CASE("a WARN dropped past the cap lends its traceback to no older WARN") {
+  std::vector<std::string> lines;
+  for (size_t i = 0; i <= JobModel::kMaxWarnings; ++i) {
+    lines.push_back(fmt::format("gpu01:5:6 [0] misc/socket.cc:717 NCCL WARN socketProgress: Connection closed by {}", i));
+  }
+  lines.push_back("gpu01:5:6 [0] NCCL INFO init.cc:1089 -> 2");
+  JobModel m = model_from_lines(lines);
+  REQUIRE(m.warnings.size() == JobModel::kMaxWarnings);
+  CHECK(m.warnings_dropped == 1);
+  CHECK_FALSE(m.warnings.back().returned_to_caller);
+}
+
+TEST_CASE("aws-ofi-nccl errors on the network the job runs on are errors, not a plugin that failed to load") {
+  auto f = run_rule("nccl-warning", model_from({
+      "h200-b:14630:14695 [1] NCCL INFO Channel 05/0 : 0[0] -> 1[1] [receive] via NET/AWS Libfabric/1/GDRDMA",
+      "h200-b:14630:14692 [0] process_err_completion:1723 NCCL WARN NET/OFI Operation with NULL context completed with error",
+      "h200-b:14630:14692 [0] close_listen_recv_comm:4827 NCCL WARN NET/OFI Unable to free request of listen communicator.",
+  }));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message ==
+        "NET/OFI Operation with NULL context completed with error on h200-b: the aws-ofi-nccl plugin (libfabric, EFA) "
+        "reported an error on the network the job runs on: operations or connections failed; check the EFA provider, "
+        "the security group (all traffic between the instances) and the peer (2 WARNs: h200-b 2)");
+
+  // A provider the plugin could not open, on a job that runs on the plugin
+  // all the same, is not called harmless.
+  auto partial = run_rule("nccl-warning", model_from({
+      "h200-b:14630:14692 [0] NCCL WARN NET/OFI Couldn't open a fabric provider. RC: -61, ERROR: No data available",
+      "h200-b:14630:14695 [1] NCCL INFO Channel 05/0 : 0[0] -> 1[1] [receive] via NET/AWS Libfabric/1/GDRDMA",
+      "h200-a:14631:14696 [1] NCCL INFO Channel 05/0 : 0[0] -> 1[1] [send] via NET/AWS Libfabric/1/GDRDMA",
+  }));
+  REQUIRE(partial.size() == 1);
+  CHECK(partial[0].message.find("harmless") == std::string::npos);
 }

@@ -1,3 +1,5 @@
+#include <set>
+
 #include "checks/transport/edge_groups.h"
 #include "checks/transport/transport_rules.h"
 
@@ -16,10 +18,38 @@ class IntraNodeNet final : public Rule {
 }  // namespace
 
 void IntraNodeNet::check(const CheckContext& ctx, FindingSink& out) const {
-  report_edges(ctx, kInfo, out, [](const EdgeView& e) {
-    bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
-    return net ? "NET/" + e.transport.net_name : std::string();
+  // Hosts whose GPUs reach each other over P2P or SHM: neither is disabled there.
+  std::set<uint32_t> local_paths;
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    auto family = e.transport.family;
+    if (e.locality == Locality::Intra && (family == TransportFamily::P2P || family == TransportFamily::SHM)) {
+      local_paths.insert(e.comm.host_of(e.edge.sender));
+    }
   });
+  // Where a pair has no P2P path (GPUs on different CPU sockets), NCCL
+  // 2.12+ may route it through the NIC with GPUDirect RDMA when that beats
+  // SHM: its own choice on a host that still uses P2P or SHM elsewhere.
+  auto chosen = [&](const EdgeView& e) { return e.gdr && local_paths.count(e.comm.host_of(e.edge.sender)) > 0; };
+  // Live, a later P2P or SHM line may still show the choice: GPUDirect RDMA
+  // pairs wait for the end of the input.
+  report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
+    bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
+    return net && !chosen(e) && !(e.gdr && ctx.input_open) ? "NET/" + e.transport.net_name : std::string();
+  });
+  if (ctx.input_open) return;
+  FindingList notes;
+  report_edges(ctx, kInfo, notes, [&](const EdgeView& e) {
+    bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
+    return net && chosen(e) ? "NET/" + e.transport.net_name + " with GPUDirect RDMA" : std::string();
+  });
+  for (Finding& f : notes.findings) {
+    f.severity = Severity::Info;
+    f.message +=
+        ": NCCL's own choice, as this host's other GPU pairs use P2P or SHM; it routes a pair without a P2P path "
+        "(GPUs on different CPU sockets) through the NIC when that is faster than SHM";
+    f.fix = "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (SYS)";
+    out.add(std::move(f));
+  }
 }
 
 std::unique_ptr<Rule> make_intra_node_net() { return std::make_unique<IntraNodeNet>(); }

@@ -24,3 +24,28 @@ TEST_CASE("intra-node-net needs both hosts: an unknown peer is not intra-node") 
   auto m = model_from({"gpu20:100:100 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[2a000] [send] via NET/IB/0/GDRDMA"});
   CHECK(run_rule("intra-node-net", m).empty());
 }
+
+TEST_CASE("intra-node-net: a pair through the NIC with GPUDirect RDMA on a host whose other pairs use P2P or SHM is NCCL's choice") {
+  // DeepSpeed on two V100 nodes (NCCL 2.12, IBext): 3 and 4 sit on different sockets.
+  auto m = model_from({
+      "node1:24142:24263 [3] NCCL INFO Channel 01/0 : 3[13000] -> 4[83000] [send] via NET/IBext/1",
+      "node1:24144:24272 [4] NCCL INFO Channel 01/0 : 3[13000] -> 4[83000] [receive] via NET/IBext/1/GDRDMA",
+      "node1:24140:24267 [1] NCCL INFO Channel 00 : 1[8000] -> 2[9000] via P2P/IPC",
+  });
+  auto f = run_rule("intra-node-net", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Info);
+  CHECK(f[0].message ==
+        "ranks 3-4 on node1, channel 01, via NET/IBext with GPUDirect RDMA (1 connection): NCCL's own choice, as this "
+        "host's other GPU pairs use P2P or SHM; it routes a pair without a P2P path (GPUs on different CPU sockets) "
+        "through the NIC when that is faster than SHM");
+  // Without GPUDirect RDMA, or on a host with no P2P or SHM link, it stays an error.
+  auto plain = model_from({
+      "node1:24142:24263 [3] NCCL INFO Channel 01/0 : 3[13000] -> 4[83000] [send] via NET/IBext/1",
+      "node1:24144:24272 [4] NCCL INFO Channel 01/0 : 3[13000] -> 4[83000] [receive] via NET/IBext/1",
+      "node1:24140:24267 [1] NCCL INFO Channel 00 : 1[8000] -> 2[9000] via P2P/IPC",
+  });
+  auto e = run_rule("intra-node-net", plain);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].severity == Severity::Error);
+}

@@ -1,4 +1,5 @@
 // ND3006 socket-interface-unreachable: an inter-node socket connection uses an interface other hosts cannot reach.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -56,20 +57,20 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
   for_each_edge(m, [&](const EdgeView& e) {
     net_inside_a_host |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
   });
-  // A log without host names (a notebook paste) has one list to go by.
-  const HostNets* only_list = nullptr;
+  // A line without a host prefix reads the list printed without one, or the
+  // list of the log's only host.
+  const HostNets* hostless_list = nullptr;
   size_t socket_lists = 0;
   for (const auto& n : m.host_nets) {
-    if (n.net == "Socket") {
-      only_list = &n;
-      ++socket_lists;
-    }
+    if (n.net != "Socket") continue;
+    ++socket_lists;
+    if (n.host == kNoHost || m.hosts.size() == 1) hostless_list = &n;
   }
   if (socket_lists == 0) return;
-  if (socket_lists > 1) only_list = nullptr;
 
   bool sockets_cross_hosts = false;
   std::map<std::pair<const HostNets*, int>, Use> used;  // (list, device) -> connections on it
+  std::set<const HostNets*> connected;                  // lists with a connection between hosts seen
   for_each_edge(m, [&](const EdgeView& e) {
     if (e.transport.family != TransportFamily::NET || !is_socket_network(e.transport.net_name)) return;
     if (e.locality == Locality::Intra || (e.locality == Locality::Unknown && net_inside_a_host)) return;
@@ -80,8 +81,9 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
       if (transport == kNoTransport) continue;
       const Transport& t = m.transports[transport];
       uint32_t host = e.comm.host_of(rank);
-      const HostNets* nets = host == kNoHost ? only_list : m.nets_of(host, "Socket");
+      const HostNets* nets = host == kNoHost ? hostless_list : m.nets_of(host, "Socket");
       if (!nets || t.net_dev < 0) continue;
+      connected.insert(nets);
       for (const auto& d : nets->devices) {
         if (d.index != t.net_dev || !socket_reach(d.name, d.address).unreachable()) continue;
         Use& u = used[{nets, d.index}];
@@ -95,9 +97,20 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
 
   bool job_crosses_hosts = sockets_cross_hosts || m.hosts.size() > 1 || m.unclaimed_shape_nnodes > 1;
   bool socket_network = sockets_cross_hosts || m.using_network.count("Socket") > 0;
+  // Socket failures anywhere: another host's connection to this one fails.
+  bool socket_trouble = std::any_of(m.warnings.begin(), m.warnings.end(), [](const WarnRecord& w) {
+    return w.cls.kind == WarnKind::Socket || w.returned_to_caller;
+  });
+  auto init_completed = [&](uint32_t host) {
+    for (const auto& p : m.processes) {
+      if (p.host == host && p.init_completes > 0) return true;
+    }
+    return false;
+  };
   for (const auto& nets : m.host_nets) {
     if (nets.net != "Socket") continue;
-    std::string host = nets.host == kNoHost ? std::string("its host") : m.host_name(nets.host);
+    bool named = nets.host != kNoHost;
+    std::string host = m.host_name(nets.host);
     std::string good = reachable_names(nets);
     for (const auto& d : nets.devices) {
       SocketReach reach = socket_reach(d.name, d.address);
@@ -105,7 +118,7 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
       std::string address(d.address.substr(0, d.address.find('<')));
       Finding f = make_finding(kInfo, "");
       f.subject = fmt::format("{}/{}", host, d.name);
-      if (nets.host != kNoHost) f.hosts = {host};
+      if (named) f.hosts = {host};
       std::string fix = good.empty() ? std::string("set NCCL_SOCKET_IFNAME to the interface of the network between hosts")
                                      : fmt::format("set NCCL_SOCKET_IFNAME={}", good);
       if (auto it = used.find({&nets, d.index}); it != used.end()) {
@@ -113,25 +126,37 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
         std::vector<uint32_t> ranks(u.ranks.begin(), u.ranks.end());
         std::vector<uint32_t> channels(u.channels.begin(), u.channels.end());
         f.message = fmt::format(
-            "rank{} {} on {} connect{} to other hosts over NET/Socket/{}, {} ({}): {}; other hosts cannot reach it, "
+            "rank{} {} {} connect{} to other hosts over NET/Socket/{}, {} ({}): {}; other hosts cannot reach it, "
             "so these connections fail or hang (channel{} {}, {} connection{}); {}",
-            ranks.size() == 1 ? "" : "s", format_ranges(ranks), host, ranks.size() == 1 ? "s" : "", d.index, d.name,
-            address, why_unreachable(reach), channels.size() == 1 ? "" : "s", format_ranges(channels, 2),
-            u.connections, u.connections == 1 ? "" : "s", fix);
+            ranks.size() == 1 ? "" : "s", format_ranges(ranks), named ? "on " + host : "(host unknown)",
+            ranks.size() == 1 ? "s" : "", d.index, d.name, address, why_unreachable(reach),
+            channels.size() == 1 ? "" : "s", format_ranges(channels, 2), u.connections, u.connections == 1 ? "" : "s",
+            fix);
         f.ranks = ranks;
         for (LineRef line : u.lines) cite(m, f, line, ctx.options.max_evidence);
         cite(m, f, nets.line, ctx.options.max_evidence);
         out.add(std::move(f));
         continue;
       }
-      // Listed, no connection seen on it: NCCL spreads channels over every
-      // interface of the list, so a job between hosts will put some on it.
+      // Listed, no connection seen on it. NCCL spreads channels over every
+      // interface of the list, so a job between hosts may put some on it;
+      // connections seen on the others, or an init that completed, say it did not.
       if (!job_crosses_hosts || !socket_network) continue;
-      f.severity = Severity::Warning;
-      f.message = fmt::format(
-          "NCCL's socket network on {} lists {} ({}): {}; NCCL spreads channels over every interface it lists, and "
-          "connections from other hosts to this one fail or hang; {}",
-          host, d.name, address, why_unreachable(reach), fix);
+      if (!socket_trouble && (connected.count(&nets) || init_completed(nets.host))) continue;
+      std::string where = named ? fmt::format("NCCL's socket network on {}", host) : "NCCL's socket network";
+      if (socket_trouble) {
+        f.severity = Severity::Warning;
+        f.message = fmt::format(
+            "{} lists {} ({}): {}; NCCL spreads channels over every interface it lists, and connections from other "
+            "hosts over this one fail or hang: a likely cause of the socket failures this log shows; {}",
+            where, d.name, address, why_unreachable(reach), fix);
+      } else {
+        f.severity = Severity::Info;
+        f.message = fmt::format(
+            "{} lists {} ({}): {}; the log shows no connection on it and no init that completed, so whether NCCL put "
+            "channels on it was not checked; if connections between hosts hang, {}",
+            where, d.name, address, why_unreachable(reach), fix);
+      }
       cite(m, f, nets.line, ctx.options.max_evidence);
       out.add(std::move(f));
     }

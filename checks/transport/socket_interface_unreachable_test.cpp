@@ -26,20 +26,50 @@ TEST_CASE("a connection to another host on a docker veth's link-local address is
   CHECK(f[0].hosts == std::vector<std::string>{"worker"});
 }
 
-TEST_CASE("a host-private interface listed in a job across hosts is a warning until a connection shows it used") {
-  auto m = model_from({
+TEST_CASE("a host-private interface listed in a job across hosts: a warning beside socket failures, else a note") {
+  std::vector<std::string> listed{
       "gpu-a:3100:3100 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0> [1]docker0:172.17.0.1<0>",
       "gpu-a:3100:3100 [0] NCCL INFO Using network Socket",
       "gpu-b:3200:3200 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.12<0>",
       "gpu-b:3200:3200 [0] NCCL INFO Using network Socket",
-  });
-  auto f = run_rule("socket-interface-unreachable", m);
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].severity == Severity::Warning);
-  CHECK(f[0].message ==
+  };
+  auto note = run_rule("socket-interface-unreachable", model_from_lines(listed));
+  REQUIRE(note.size() == 1);
+  CHECK(note[0].severity == Severity::Info);
+  CHECK(note[0].message ==
         "NCCL's socket network on gpu-a lists docker0 (172.17.0.1): an address on a container or VM bridge private to "
-        "this host; NCCL spreads channels over every interface it lists, and connections from other hosts to this one "
-        "fail or hang; set NCCL_SOCKET_IFNAME=eth0");
+        "this host; the log shows no connection on it and no init that completed, so whether NCCL put channels on it "
+        "was not checked; if connections between hosts hang, set NCCL_SOCKET_IFNAME=eth0");
+
+  listed.push_back("gpu-b:3200:3250 [0] misc/socket.cc:538 NCCL WARN Net : Connect to 172.17.0.1<45123> failed : Connection refused");
+  auto warning = run_rule("socket-interface-unreachable", model_from_lines(listed));
+  REQUIRE(warning.size() == 1);
+  CHECK(warning[0].severity == Severity::Warning);
+  CHECK(warning[0].message ==
+        "NCCL's socket network on gpu-a lists docker0 (172.17.0.1): an address on a container or VM bridge private to "
+        "this host; NCCL spreads channels over every interface it lists, and connections from other hosts over this "
+        "one fail or hang: a likely cause of the socket failures this log shows; set NCCL_SOCKET_IFNAME=eth0");
+}
+
+TEST_CASE("a listed host-private interface that no connection used, or after an init that completed, is no finding") {
+  // Every connection of gpu-a went on device 0.
+  CHECK(run_rule("socket-interface-unreachable",
+                 model_from({
+                     "gpu-a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0> [1]docker0:172.17.0.1<0>",
+                     "gpu-a:1:1 [0] NCCL INFO Using network Socket",
+                     "gpu-a:1:2 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/Socket/0",
+                     "gpu-a:1:2 [0] NCCL INFO Channel 01/0 : 0[18000] -> 1[18000] [send] via NET/Socket/0",
+                     "gpu-b:2:2 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/Socket/0",
+                 }))
+            .empty());
+  CHECK(run_rule("socket-interface-unreachable",
+                 model_from({
+                     "gpu-a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0> [1]docker0:172.17.0.1<0>",
+                     "gpu-a:1:1 [0] NCCL INFO Using network Socket",
+                     "gpu-b:2:2 [0] NCCL INFO Using network Socket",
+                     "gpu-a:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x5 - Init COMPLETE",
+                 }))
+            .empty());
 }
 
 TEST_CASE("loopback inside one host, a routable address on lo, and an RDMA job are not findings") {
@@ -83,4 +113,18 @@ TEST_CASE("a connection line that lost its host prefix reads the one socket list
   CHECK(f[0].severity == Severity::Error);
   CHECK(f[0].message.starts_with("rank 0 on ip-172-31-0-137 connects to other hosts over NET/Socket/1, lo (127.0.0.1): "
                                  "a loopback address (every host has its own);"));
+}
+
+TEST_CASE("a list printed without a host prefix is read for lines without one, among named hosts") {
+  auto f = run_rule("socket-interface-unreachable",
+                    model_from({
+                        "gpu-a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0>",
+                        "gpu-b:2:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.12<0>",
+                        " [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.13<0> [1]lo:127.0.0.1<0>",
+                        " [0] NCCL INFO Channel 01 : 0[1e0] -> 1[1e0] [send] via NET/Socket/1",
+                    }));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message.starts_with("rank 0 (host unknown) connects to other hosts over NET/Socket/1, lo (127.0.0.1): "));
+  CHECK(f[0].hosts.empty());
 }

@@ -127,6 +127,9 @@ struct NcclTestsRun {
   std::string version; // "2.17.4"; empty before nccl-tests printed it
   std::optional<uint32_t> nthread, ngpus;
   std::optional<uint64_t> min_bytes, max_bytes;
+  // The ranks its command line starts: the launcher's process count times
+  // the test's threads (-t) and GPUs (-g) each, or the header's.
+  std::optional<uint32_t> launched_ranks;
   std::vector<NcclTestsRank> ranks;
   std::vector<NcclTestsRow> rows;
   std::optional<uint64_t> out_of_bounds;  // "# Out of bounds values : N OK|FAILED"

@@ -4,7 +4,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <re2/re2.h>
 
@@ -94,6 +98,75 @@ std::string_view op_in_command(std::string_view text) {
     std::string_view op = text.substr(begin, at - begin);
     if (is_known_op(op)) return op;
   }
+}
+
+// The processes a launcher word before the test starts, and the test's
+// `-t`/`-g` (getopt_long: `-g 8`, `-g8`, `--ngpus=8`, `--ngpus 8`).
+struct Launch {
+  std::optional<uint32_t> processes;  // 1 without a launcher
+  uint32_t threads = 1, gpus = 1;
+};
+
+std::optional<Launch> launch_in_command(std::string_view text, std::string_view op) {
+  std::vector<std::string_view> words;
+  for (size_t i = 0; i < text.size() && words.size() < 256;) {
+    while (i < text.size() && is_blank(text[i])) ++i;
+    size_t end = i;
+    while (end < text.size() && !is_blank(text[end])) ++end;
+    if (end > i) words.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  auto basename = [](std::string_view w) {
+    if (size_t slash = w.rfind('/'); slash != std::string_view::npos) w.remove_prefix(slash + 1);
+    return w;
+  };
+  auto number = [](std::string_view w) -> std::optional<uint32_t> {
+    auto v = parse_u32(w);
+    if (!v || *v == 0 || *v > 1'000'000) return std::nullopt;
+    return v;
+  };
+  // A flag's value: `-n 8`, `-n8`, `--np=8`.
+  auto value = [&](size_t& i, std::initializer_list<std::string_view> names, bool joined) -> std::optional<uint32_t> {
+    std::string_view w = words[i];
+    for (std::string_view name : names) {
+      if (w == name && i + 1 < words.size()) return number(words[++i]);
+      if (w.starts_with(name) && w.size() > name.size()) {
+        std::string_view rest = w.substr(name.size());
+        if (rest.front() == '=') return number(rest.substr(1));
+        if (joined && name.size() == 2) return number(rest);
+      }
+    }
+    return std::nullopt;
+  };
+  size_t test = words.size();
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (op_in_command(words[i]) == op) {
+      test = i;
+      break;
+    }
+  }
+  if (test == words.size()) return std::nullopt;
+  Launch l;
+  bool launcher = false;
+  for (size_t i = 0; i < test; ++i) {
+    std::string_view name = basename(words[i]);
+    if (name == "mpirun" || name == "mpiexec" || name == "orterun" || name == "srun" || name == "mpiexec.hydra") {
+      launcher = true;
+      continue;
+    }
+    if (!launcher) continue;
+    // Open MPI and MPICH: -n/-np; Slurm: -n/--ntasks.
+    if (auto n = value(i, {"-np", "--np", "-n", "--n", "--ntasks"}, true)) l.processes = n;
+  }
+  if (!launcher) l.processes = 1;
+  for (size_t i = test + 1; i < words.size(); ++i) {
+    if (auto n = value(i, {"-g", "--ngpus"}, true)) {
+      l.gpus = *n;
+    } else if (auto t = value(i, {"-t", "--nthreads"}, true)) {
+      l.threads = *t;
+    }
+  }
+  return l;
 }
 
 // "Out of bounds values : 3 FAILED" -> ("3", "FAILED"); empty when no colon.
@@ -190,6 +263,14 @@ NcclTestsRun& NcclTestsReader::start_run(uint64_t line) {
   r.line = line;
   r.op = std::move(pending_op_);
   pending_op_.clear();
+  r.launched_ranks = std::exchange(pending_launched_, std::nullopt);
+  // Processes launched without MPI support each print a header of their
+  // own, one after another before any row: the same command's.
+  if (r.op.empty() && run_ && state_ == State::Header && run().rows.empty() && !command_op_.empty() &&
+      run().op == command_op_) {
+    r.op = run().op;
+    r.launched_ranks = run().launched_ranks;
+  }
   out_.nccl_tests.push_back(std::move(r));
   out_.saw(SideKind::NcclTests);
   run_ = out_.nccl_tests.size() - 1;
@@ -538,7 +619,13 @@ bool NcclTestsReader::take_footer(std::string_view text) {
 void NcclTestsReader::note_command(std::string_view text) {
   if (text.find("_perf") == std::string_view::npos) return;
   std::string_view op = op_in_command(text);
-  if (!op.empty()) pending_op_ = std::string(op);
+  if (op.empty()) return;
+  pending_op_ = std::string(op);
+  command_op_ = pending_op_;
+  pending_launched_.reset();
+  if (auto l = launch_in_command(text, op); l && l->processes) {
+    pending_launched_ = *l->processes * l->threads * l->gpus;
+  }
 }
 
 }  // namespace nd

@@ -71,6 +71,8 @@ class NcclTestsReader final : public BlockReader {
   size_t min_tokens_ = 0;      // a row has at least this many fields
   double time_scale_ = 1;      // v1 printed milliseconds
   std::string pending_op_;     // from a command line seen before the header
+  std::optional<uint32_t> pending_launched_;  // the ranks that command line starts
+  std::string command_op_;     // the last command line's, while its output goes on
   int footer_noise_ = 0;       // unclaimed lines since the footer's last one
 };
 

@@ -353,6 +353,63 @@ TEST_CASE("the op comes from a command line shown before the header, and only fr
   CHECK(out.nccl_tests[0].op == "reduce_scatter");
 }
 
+TEST_CASE("the ranks a command line starts: the launcher's processes times -t and -g") {
+  auto launched = [](std::string_view command) {
+    GpuRecords out;
+    NcclTestsReader r(out);
+    r.take(command, 1);
+    r.take("# nThread 1 nGpus 1 minBytes 8 maxBytes 128 step: 2(factor) warmup iters: 5 iters: 20 validation: 1", 2);
+    r.finish();
+    REQUIRE(out.nccl_tests.size() == 1);
+    return out.nccl_tests[0].launched_ranks;
+  };
+  CHECK(launched("mpirun -n 256 -npernode 16 -hostfile /job/hostfile --mca btl ^openib ./build/all_reduce_perf -b 8 "
+                 "-e 512M -f 2 -g 1 -c 0") == 256u);
+  CHECK(launched("mpirun --allow-run-as-root -np 8 all_reduce_perf -t 1 -g 1 -b 2M") == 8u);
+  CHECK(launched("all_gather_perf -g 8 -b 4294967296 -e 4294967296 -n 100") == 8u);
+  CHECK(launched(" ./build/sendrecv_perf -b 8 -e 196M -g 2 -d uint8") == 2u);
+  CHECK(launched("srun --ntasks=16 --mpi=pmix ./all_reduce_perf_mpi --ngpus=1") == 16u);
+  CHECK(launched("srun -n4 ./build/alltoall_perf -t 2 -g2") == 16u);
+  CHECK(launched("$ ./build/all_reduce_perf -b 8 -e 128M") == 1u);
+  // A launcher whose process count comes from elsewhere (a hostfile, Slurm's allocation).
+  CHECK_FALSE(launched("srun --mpi=pmix all_gather_perf -b 8 -e 1G").has_value());
+  CHECK_FALSE(launched("mpirun --hostfile hosts ./build/all_reduce_perf -g 1").has_value());
+}
+
+TEST_CASE("processes without MPI support print one header each before any row: the second keeps the command's op") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  feed(r, {
+              "$ mpirun -host localhost,10.0.0.2 -np 2 /opt/nccl-tests/build/all_reduce_perf -b 1250M -e 1250M -g 1",
+              "# nThread 1 nGpus 1 minBytes 1310720000 maxBytes 1310720000 step: 1048576(bytes) warmup iters: 5 iters: 20 validation: 1",
+              "#",
+              "# Using devices",
+              "# nThread 1 nGpus 1 minBytes 1310720000 maxBytes 1310720000 step: 1048576(bytes) warmup iters: 5 iters: 20 validation: 1",
+              "#",
+              "# Using devices",
+              "#   Rank  0 Pid   1320 on node-b device  0 [0x00] Tesla V100-SXM2-16GB",
+              "#   Rank  0 Pid   2066 on node-a device  0 [0x00] Tesla V100-SXM2-16GB",
+          });
+  REQUIRE(out.nccl_tests.size() == 2);
+  CHECK(out.nccl_tests[0].op == "all_reduce");
+  CHECK(out.nccl_tests[1].op == "all_reduce");
+  CHECK(out.nccl_tests[1].launched_ranks == 2u);
+  CHECK(out.nccl_tests[1].ranks.size() == 2);
+
+  // A header after rows belongs to a run of its own, which the command does not name.
+  GpuRecords later;
+  NcclTestsReader r2(later);
+  feed(r2, {
+               "mpirun -np 2 ./build/all_gather_perf -g 1",
+               "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+               "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error",
+               "           8             2     float     sum    10.10    0.00    0.00  0e+00    10.00    0.00    0.00  0e+00",
+               "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+           });
+  REQUIRE(later.nccl_tests.size() == 2);
+  CHECK(later.nccl_tests[1].op.empty());
+}
+
 TEST_CASE("nothing out of a block looks like nccl-tests to it") {
   GpuRecords out;
   NcclTestsReader r(out);

@@ -124,6 +124,7 @@ void ModelBuilder::on(const At& at, const InitEvent& ev) {
   info.cuda_dev = ev.cuda_dev;
   if (ev.nvml_dev >= 0) info.nvml_dev = ev.nvml_dev;
   if (ev.bus_id) info.bus_id = ev.bus_id;
+  settle_init_failures(p, at.header.dev, start);
   if (start) {
     info.init_started = true;
     info.init_line = at.ref;
@@ -135,6 +136,16 @@ void ModelBuilder::on(const At& at, const InitEvent& ev) {
     flush_pending(p, *slot);
   }
   if (comm.first_line.line == 0) comm.first_line = at.ref;
+}
+
+// A traceback during init is a failed call unless that init then completes.
+// Another device's init in the same process says nothing of it.
+void ModelBuilder::settle_init_failures(Process& p, int dev, bool start) {
+  std::erase_if(p.failed_in_init, [&](size_t i) {
+    if (i >= model_.warnings.size() || model_.warnings[i].dev != dev) return false;
+    if (!start) model_.warnings[i].returned_to_caller = false;
+    return true;
+  });
 }
 
 size_t ModelBuilder::find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks) {

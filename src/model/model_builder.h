@@ -123,6 +123,9 @@ class ModelBuilder {
     size_t last_warn = SIZE_MAX;
     uint64_t last_warn_tid = 0;
     LineRef last_warn_reach;
+    // WARNs whose traceback reached a caller during an init not yet
+    // complete: an Init COMPLETE on the same device shows NCCL got past them.
+    std::vector<size_t> failed_in_init;
   };
   // The NCCL line being handled: where it is, whose it is, its text.
   struct At {
@@ -159,6 +162,7 @@ class ModelBuilder {
   void route(Process& p, uint32_t own_rank, uint32_t max_rank, Scoped item);
   void store(size_t comm, Process& p, uint32_t own_rank, Scoped&& item);
   void flush_pending(Process& p, const CommSlot& slot);
+  void settle_init_failures(Process& p, int dev, bool start);
   void assign_pending();
   // Merges connection records into edges: once at the end, and whenever the
   // records of a communicator pile up (a log that repeats its lines).

@@ -43,7 +43,7 @@ void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {
 void ModelBuilder::on(const At&, const NvlsConnectedEvent&) { model_.nvls_connected = true; }
 
 void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
-  if (e.devices.empty() || host == kNoHost || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
+  if (e.devices.empty() || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
   auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
   if (!inserted) return;
   HostNets nets{host, valid_utf8(e.net), {}, ref};

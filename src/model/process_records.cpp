@@ -42,6 +42,7 @@ void ModelBuilder::on(const At& at, const EnvEvent& e) {
 void ModelBuilder::on(const At& at, const WarnEvent& e) {
   if (e.note) add_net_note(at, *e.note);
   if (model_.warnings.size() >= JobModel::kMaxWarnings) {
+    at.process.last_warn = SIZE_MAX;  // its frames must not extend an older WARN
     ++model_.warnings_dropped;
     return;
   }
@@ -77,7 +78,11 @@ void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
   p.last_warn_reach = at.ref;
   w.returned_code = e.code;
   w.returned_at = fmt::format("{}:{}", valid_utf8(e.file), e.line);
-  w.returned_to_caller |= e.on_failing_path;
+  // A fallback NCCL announces (CollNet) is caught above the frames it prints.
+  if (e.on_failing_path && !w.cls.carries_on && !w.returned_to_caller) {
+    w.returned_to_caller = true;
+    if (p.failed_in_init.size() < 64) p.failed_in_init.push_back(p.last_warn);
+  }
 }
 
 void ModelBuilder::on(const At& at, const AffinityEvent& e) {

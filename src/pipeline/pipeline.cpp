@@ -287,7 +287,14 @@ std::vector<std::string> read_all(const std::vector<std::string>& inputs, ModelB
   // Nothing from NCCL or around it is nothing to judge: say why on stderr
   // (the exit status says it to scripts), unless an unreadable input explains it.
   if (errors.empty() && nothing_to_judge(builder.model())) {
-    fmt::print(stderr, "nccl-doctor: error: {}\n", nothing_to_judge_reason(builder.model(), input_bytes));
+    if (builder.model().framework_errors.empty()) {
+      fmt::print(stderr, "nccl-doctor: error: {}\n", nothing_to_judge_reason(builder.model(), input_bytes));
+    } else {
+      // The framework's own errors are judged; NCCL's side of them is missing.
+      fmt::print(stderr,
+                 "nccl-doctor: note: the input holds no NCCL debug line, only the framework's errors: rerun with "
+                 "NCCL_DEBUG=INFO to see NCCL's side\n");
+    }
   }
   return errors;
 }

@@ -85,6 +85,16 @@ TEST_CASE("input with no NCCL line is nothing to judge: exit 4, never 0") {
   CHECK(kExitNoNcclLines == 4);
 }
 
+TEST_CASE("a framework's watchdog timeout alone is judged: FAIL, exit 1, not nothing to judge") {
+  CheckConfig config;
+  auto r = analyze(model_from({"[rank0]:[E602 11:17:52.185053341 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+                               "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, "
+                               "NumelOut=1, Timeout(ms)=600000) ran for 600020 milliseconds before timing out."}),
+                   config);
+  CHECK(r.verdict == Verdict::Fail);
+  CHECK(exit_code(r, FailOn::Error) == 1);
+}
+
 TEST_CASE("summary: the inter-node network named by family from all the evidence") {
   // HPC-X RDMA plugin on RoCE NICs (NCCL 2.27): the name on the links, the family from the device.
   auto roce = report_for({"gpuA:100:100 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.3.0.21<0>",

@@ -274,7 +274,10 @@ void judge(CheckReport& report, const Registry& registry, const RuleSelection& s
 
 int exit_code(const CheckReport& report, FailOn fail_on) {
   if (!report.input_errors.empty()) return 2;
-  if (report.summary.counters.nccl_lines == 0 && !report.summary.gpu_side.any()) return kExitNoNcclLines;
+  // Framework lines alone (a PyTorch watchdog timeout) can still be judged.
+  bool judged = std::any_of(report.findings.begin(), report.findings.end(),
+                            [](const Finding& f) { return f.severity != Severity::Info; });
+  if (report.summary.counters.nccl_lines == 0 && !report.summary.gpu_side.any() && !judged) return kExitNoNcclLines;
   if (report.verdict == Verdict::Fail) return 1;
   if (report.verdict == Verdict::Inconclusive && fail_on == FailOn::Inconclusive) return 1;
   return 0;

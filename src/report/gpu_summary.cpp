@@ -82,7 +82,8 @@ TopologyRow topology_row(const TopologyFact& t) {
 NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
   NcclTestsSummary s;
   s.op = run.op;
-  s.ranks = run.ranks.size();
+  // Rank 0 lists every rank; without that list, the command line says.
+  s.ranks = run.ranks.empty() ? run.launched_ranks.value_or(0) : run.ranks.size();
   for (const auto& r : run.ranks) {
     if (!r.host.empty() && std::find(s.hosts.begin(), s.hosts.end(), r.host) == s.hosts.end()) s.hosts.push_back(r.host);
   }
@@ -97,6 +98,8 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
     }
     s.wrong += row.oop_wrong.value_or(0) + row.ip_wrong.value_or(0);
   }
+  // Layouts before `#wrong` count the wrong values in the footer only.
+  if (run.out_of_bounds_failed) s.wrong = std::max(s.wrong, run.out_of_bounds.value_or(0));
   s.avg_busbw_gbs = run.avg_busbw_gbs;
   s.out_of_bounds_failed = run.out_of_bounds_failed;
   if (const NcclTestsRow* row = largest_row(run)) {

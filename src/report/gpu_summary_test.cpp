@@ -1,0 +1,41 @@
+#include "src/report/gpu_summary.h"
+
+#include <doctest/doctest.h>
+
+#include "src/model/model_fixture.h"
+
+using namespace nd;
+
+TEST_CASE("nccl-tests summary: ranks from the command line without rank lines, wrong from the older footer") {
+  // An all_gather_perf v2.0-era paste: no `# Using devices`, an `error` column, the footer's count.
+  auto m = model_from({
+      "all_gather_perf -g 8 -b 4294967296 -e 4294967296 -n 100",
+      "                                             out-of-place                       in-place",
+      "       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error",
+      "        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
+      "  4294967296     134217728   float    29122  129.05  129.05  1e+00    29169  128.84  128.84  1e+00",
+      " Out of bounds values : 2 FAILED",
+      " Avg bus bandwidth    : 128.942",
+  });
+  auto s = summarize_gpu_side(m);
+  REQUIRE(s.nccl_tests.size() == 1);
+  CHECK(s.nccl_tests[0].op == "all_gather");
+  CHECK(s.nccl_tests[0].ranks == 8);
+  CHECK(s.nccl_tests[0].wrong == 2);
+
+  // Rank lines, where there are some, count; #wrong cells are summed.
+  auto listed = model_from({
+      "mpirun -np 4 ./build/all_reduce_perf -g 1",
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+      "# Using devices",
+      "#  Rank  0 Group  0 Pid  51210 on    gpu-a07 device  0 [0x07] NVIDIA A100-SXM4-80GB",
+      "#  Rank  1 Group  0 Pid  51211 on    gpu-a07 device  1 [0x0a] NVIDIA A100-SXM4-80GB",
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+      "           8             2     float     sum      -1    10.10    0.00    0.00      1    10.00    0.00    0.00      2",
+      "# Out of bounds values : 3 FAILED",
+  });
+  auto t = summarize_gpu_side(listed);
+  REQUIRE(t.nccl_tests.size() == 1);
+  CHECK(t.nccl_tests[0].ranks == 2);
+  CHECK(t.nccl_tests[0].wrong == 3);
+}
