@@ -174,6 +174,15 @@ size_t timestamp_length(std::string_view s) {
   return p < s.size() && s[p] == ' ' ? p + 1 : 0;
 }
 
+// `12  ` or `12\t` before a header-less line: up to 7 digits and blanks.
+size_t line_number_length(std::string_view s) {
+  size_t p = 0;
+  while (p < s.size() && p < 7 && is_digit(s[p])) ++p;
+  if (p == 0 || p >= s.size() || (s[p] != ' ' && s[p] != '\t')) return 0;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '\t')) ++p;
+  return p;
+}
+
 // `misc/socket.cc:42`, `init.cc:1234`, `transport/net_ib/p2p.cc:688 (func)`:
 // the first word is a source file and line.
 bool starts_with_source_location(std::string_view loc) {
@@ -201,10 +210,15 @@ const LevelWord* level_at(std::string_view s, size_t at) {
 // so that prose such as "NCCL WARN lines appear" is not taken for one.
 bool bare_header(std::string_view s, NcclHeader& h) {
   size_t p = timestamp_length(s);
+  // A line number the user put in front (`12  [4] NCCL INFO`, `cat -n`) is
+  // taken only before a device bracket.
+  size_t numbered = p == 0 ? line_number_length(s) : 0;
+  p += numbered;
   h = NcclHeader{};
   h.host_form = HostForm::Absent;
   h.column = p;
   bool has_dev = false;
+  if (numbered > 0 && (p >= s.size() || s[p] != '[')) return false;
   if (p < s.size() && s[p] == '[') {
     size_t q = p + 1;
     if (q < s.size() && s[q] == '-') ++q;

@@ -130,6 +130,20 @@ TEST_CASE("an empty host name keeps pid and tid: a stand-in for an unknown host"
   CHECK((glued.count == 0 || glued.headers[0].host != ""));
 }
 
+TEST_CASE("a line number put before a line that lost its header: only before a device bracket") {
+  for (std::string_view line : {"1  [4] NCCL INFO Ring 00 : 12[41000] -> 11[2d000] via P2P/IPC",
+                                "117\t[4] NCCL INFO Ring 00 : 12[41000] -> 11[2d000] via P2P/IPC"}) {
+    INFO(line);
+    auto scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].host_form == HostForm::Absent);
+    CHECK(scan.headers[0].dev == 4);
+    CHECK(scan.headers[0].payload == "Ring 00 : 12[41000] -> 11[2d000] via P2P/IPC");
+  }
+  CHECK(scan_nccl_headers("2 NCCL INFO lines appear").count == 0);
+  CHECK(scan_nccl_headers("42 GPUs, [4] NCCL INFO x").count == 0);
+}
+
 TEST_CASE("anonymised but distinct names, IP hosts and a two-digit host are names") {
   for (auto [line, host] : {std::pair{"<node1>:919:919 [0] NCCL INFO Using network IB", "<node1>"},
                             std::pair{"hostname-test:984:984 [4] NCCL INFO Using network IB", "hostname-test"},

@@ -21,25 +21,33 @@ class NcclTestsWrong final : public Rule {
 
 std::string op_name(const NcclTestsRun& run) { return run.op.empty() ? "nccl-tests" : run.op + "_perf"; }
 
-// The largest relative error the layouts before `#wrong` (an `error` column)
-// let pass, by type, as their check used it; nullopt for a type it did not know.
-std::optional<double> error_tolerance(std::string_view type) {
-  if (type == "float") return 1e-5;
-  if (type == "double") return 1e-12;
-  if (type == "half" || type == "bfloat16") return 5e-2;
-  if (type.find("int") != std::string_view::npos) return 0.0;
-  return std::nullopt;
+// What the layouts before `#wrong` let pass in their `error` column (the
+// largest absolute difference from the expected value): nccl-tests' per-type
+// limit times (ranks - 1). nullopt for a type it did not check so.
+std::optional<double> error_limit(std::string_view type, std::optional<size_t> ranks) {
+  if (type.find("int") != std::string_view::npos) return 0.0;  // integers are exact at any size
+  if (!ranks || *ranks < 2) return std::nullopt;
+  double per_rank = type == "float" ? 1e-5 : type == "double" ? 1e-12 : type == "half" || type == "bfloat16" ? 1e-2 : 0;
+  if (per_rank == 0) return std::nullopt;
+  return per_rank * static_cast<double>(*ranks - 1);
 }
 
-// A row's error over its type's tolerance: the largest of its two.
-std::optional<double> error_over(const NcclTestsRow& row) {
-  auto tolerance = error_tolerance(row.type);
-  if (!tolerance) return std::nullopt;
+// A row's error over its limit: the largest of its two.
+std::optional<double> error_over(const NcclTestsRow& row, std::optional<size_t> ranks) {
+  auto limit = error_limit(row.type, ranks);
+  if (!limit) return std::nullopt;
   std::optional<double> worst;
   for (auto e : {row.oop_error, row.ip_error}) {
-    if (e && *e > *tolerance && (!worst || *e > *worst)) worst = e;
+    if (e && *e > *limit && (!worst || *e > *worst)) worst = e;
   }
   return worst;
+}
+
+// The ranks the run's check counted: its rank lines, else its command line.
+std::optional<size_t> run_ranks(const NcclTestsRun& run) {
+  if (!run.ranks.empty()) return run.ranks.size();
+  if (run.launched_ranks) return *run.launched_ranks;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,7 +68,7 @@ void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
     size_t error_rows = 0;
     if (wrong == 0 && !run.out_of_bounds) {
       for (const auto& row : run.rows) {
-        auto e = error_over(row);
+        auto e = error_over(row, run_ranks(run));
         if (!e) continue;
         ++error_rows;
         worst_error = std::max(worst_error, *e);
@@ -70,7 +78,7 @@ void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
     if (wrong == 0 && error_rows == 0 && !run.out_of_bounds_failed) continue;
     std::string what = wrong > 0 ? fmt::format("{} wrong values in {} of {} sizes", wrong, bad_rows.size(), run.rows.size())
                        : error_rows > 0
-                           ? fmt::format("a relative error of up to {:g} in {} of {} sizes, over what {} allows",
+                           ? fmt::format("an error of up to {:g} in {} of {} sizes, over what {} allows",
                                          worst_error, error_rows, run.rows.size(), bad_rows.front()->type)
                            : std::string();
     if (run.out_of_bounds_failed) {

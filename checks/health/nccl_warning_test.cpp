@@ -210,6 +210,19 @@ TEST_CASE("a WARN whose traceback reached the caller is an error; one NCCL caugh
   REQUIRE(completed.size() == 1);
   CHECK(completed[0].severity == Severity::Warning);
   CHECK(completed[0].message.find("returned the error") == std::string::npos);
+  // A failure after init (a collective's launch) stays one when a later
+  // communicator completes its init on the same device.
+  auto runtime = run_rule("nccl-warning", model_from({
+      "gpu01:5:6 [0] NCCL INFO comm 0x5a rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x77 - Init START",
+      "gpu01:5:6 [0] NCCL INFO comm 0x5a rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x77 - Init COMPLETE",
+      "gpu01:5:6 [0] enqueue.cc:1500 NCCL WARN Something unexpected happened",
+      "gpu01:5:6 [0] NCCL INFO enqueue.cc:1600 -> 5",
+      "gpu01:5:6 [0] NCCL INFO group.cc:200 -> 5",
+      "gpu01:5:6 [0] NCCL INFO comm 0x5b rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x78 - Init START",
+      "gpu01:5:6 [0] NCCL INFO comm 0x5b rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x78 - Init COMPLETE",
+  }));
+  REQUIRE(runtime.size() == 1);
+  CHECK(runtime[0].severity == Severity::Error);
   // An init completing on another device of the same process does not.
   auto other_dev = run_rule("nccl-warning", model_from({
       "gpu01:5:6 [0] misc/socket.cc:717 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Connection refused",

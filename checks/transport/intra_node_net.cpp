@@ -18,18 +18,19 @@ class IntraNodeNet final : public Rule {
 }  // namespace
 
 void IntraNodeNet::check(const CheckContext& ctx, FindingSink& out) const {
-  // Hosts whose GPUs reach each other over P2P or SHM: neither is disabled there.
-  std::set<uint32_t> local_paths;
+  // Hosts whose processes reach each other over SHM: SHM works between
+  // them, so they share a host, /dev/shm and an IPC namespace (not two
+  // containers that share a host name, whose GPUs only P2P inside each).
+  std::set<uint32_t> shm_works;
   for_each_edge(ctx.model, [&](const EdgeView& e) {
-    auto family = e.transport.family;
-    if (e.locality == Locality::Intra && (family == TransportFamily::P2P || family == TransportFamily::SHM)) {
-      local_paths.insert(e.comm.host_of(e.edge.sender));
+    if (e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM) {
+      shm_works.insert(e.comm.host_of(e.edge.sender));
     }
   });
   // Where a pair has no P2P path (GPUs on different CPU sockets), NCCL
   // 2.12+ may route it through the NIC with GPUDirect RDMA when that beats
-  // SHM: its own choice on a host that still uses P2P or SHM elsewhere.
-  auto chosen = [&](const EdgeView& e) { return e.gdr && local_paths.count(e.comm.host_of(e.edge.sender)) > 0; };
+  // SHM: its own choice on such a host.
+  auto chosen = [&](const EdgeView& e) { return e.gdr && shm_works.count(e.comm.host_of(e.edge.sender)) > 0; };
   // Live, a later P2P or SHM line may still show the choice: GPUDirect RDMA
   // pairs wait for the end of the input.
   report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
@@ -45,7 +46,7 @@ void IntraNodeNet::check(const CheckContext& ctx, FindingSink& out) const {
   for (Finding& f : notes.findings) {
     f.severity = Severity::Info;
     f.message +=
-        ": NCCL's own choice, as this host's other GPU pairs use P2P or SHM; it routes a pair without a P2P path "
+        ": NCCL's own choice, as SHM works between this host's processes; it routes a pair without a P2P path "
         "(GPUs on different CPU sockets) through the NIC when that is faster than SHM";
     f.fix = "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (SYS)";
     out.add(std::move(f));

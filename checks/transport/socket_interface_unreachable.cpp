@@ -140,9 +140,10 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
       }
       // Listed, no connection seen on it. NCCL spreads channels over every
       // interface of the list, so a job between hosts may put some on it;
-      // connections seen on the others, or an init that completed, say it did not.
+      // connections seen on the others, or an init that completed, say it
+      // did not, whatever failed later.
       if (!job_crosses_hosts || !socket_network) continue;
-      if (!socket_trouble && (connected.count(&nets) || init_completed(nets.host))) continue;
+      if (connected.count(&nets) || init_completed(nets.host)) continue;
       std::string where = named ? fmt::format("NCCL's socket network on {}", host) : "NCCL's socket network";
       if (socket_trouble) {
         f.severity = Severity::Warning;

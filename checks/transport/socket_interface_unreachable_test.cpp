@@ -115,6 +115,31 @@ TEST_CASE("a connection line that lost its host prefix reads the one socket list
                                  "a loopback address (every host has its own);"));
 }
 
+TEST_CASE("lists printed without a host that differ are several hosts': none is read") {
+  auto f = run_rule("socket-interface-unreachable",
+                    model_from({
+                        " [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0> [1]virbr0:192.168.122.1<0>",
+                        " [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.12<0> [1]eth1:10.0.2.12<0>",
+                        " [0] NCCL INFO Using network Socket",
+                        " [0] NCCL INFO Channel 01 : 0[1e0] -> 1[1e0] [send] via NET/Socket/1",
+                    }));
+  for (const auto& x : f) CHECK(x.severity != Severity::Error);
+}
+
+TEST_CASE("a socket failure after connections on other devices does not blame a listed interface") {
+  CHECK(run_rule("socket-interface-unreachable",
+                 model_from({
+                     "gpu-a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.1.11<0> [1]docker0:172.17.0.1<0>",
+                     "gpu-a:1:1 [0] NCCL INFO Using network Socket",
+                     "gpu-a:1:2 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [send] via NET/Socket/0",
+                     "gpu-b:2:3 [0] NCCL INFO Channel 00/0 : 0[18000] -> 1[18000] [receive] via NET/Socket/0",
+                     "gpu-a:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x5 - Init COMPLETE",
+                     "gpu-b:2:2 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 busId 18000 commId 0x5 - Init COMPLETE",
+                     "gpu-b:2:3 [0] misc/socket.cc:538 NCCL WARN socketProgress: Connection closed by remote peer 10.0.1.11<45123>",
+                 }))
+            .empty());
+}
+
 TEST_CASE("a list printed without a host prefix is read for lines without one, among named hosts") {
   auto f = run_rule("socket-interface-unreachable",
                     model_from({

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -103,19 +104,45 @@ std::string_view op_in_command(std::string_view text) {
 // The processes a launcher word before the test starts, and the test's
 // `-t`/`-g` (getopt_long: `-g 8`, `-g8`, `--ngpus=8`, `--ngpus 8`).
 struct Launch {
-  std::optional<uint32_t> processes;  // 1 without a launcher
-  uint32_t threads = 1, gpus = 1;
+  std::optional<uint32_t> processes;  // 1 when the command is the test itself
+  std::optional<uint32_t> threads = 1, gpus = 1;  // nullopt: given, but not readable here
 };
 
-std::optional<Launch> launch_in_command(std::string_view text, std::string_view op) {
+// The words of the one command that runs the test: quotes dropped, cut at
+// `;`, `&&`, `||`, `|` and redirections. Empty when no word runs `op`.
+std::vector<std::string_view> command_words(std::string_view text, std::string_view op) {
   std::vector<std::string_view> words;
+  bool found = false;
   for (size_t i = 0; i < text.size() && words.size() < 256;) {
     while (i < text.size() && is_blank(text[i])) ++i;
     size_t end = i;
     while (end < text.size() && !is_blank(text[end])) ++end;
-    if (end > i) words.push_back(text.substr(i, end - i));
+    std::string_view w = text.substr(i, end - i);
     i = end;
+    if (w.empty()) continue;
+    bool ends_command = w.back() == ';';
+    if (ends_command) w.remove_suffix(1);
+    while (!w.empty() && (w.front() == '"' || w.front() == '\'')) w.remove_prefix(1);
+    while (!w.empty() && (w.back() == '"' || w.back() == '\'')) w.remove_suffix(1);
+    bool separator = w == "&&" || w == "||" || w == "|" || w == ";" || w == "&" || w.starts_with(">") ||
+                     w.starts_with("2>") || w.starts_with("<");
+    if (separator || ends_command) {
+      if (!separator && !w.empty()) words.push_back(w);
+      if (!separator && !found && op_in_command(w) == op) found = true;
+      if (found) break;
+      words.clear();
+      continue;
+    }
+    if (!found && op_in_command(w) == op) found = true;
+    words.push_back(w);
   }
+  if (!found) words.clear();
+  return words;
+}
+
+std::optional<Launch> launch_in_command(std::string_view text, std::string_view op) {
+  std::vector<std::string_view> words = command_words(text, op);
+  if (words.empty()) return std::nullopt;
   auto basename = [](std::string_view w) {
     if (size_t slash = w.rfind('/'); slash != std::string_view::npos) w.remove_prefix(slash + 1);
     return w;
@@ -125,46 +152,67 @@ std::optional<Launch> launch_in_command(std::string_view text, std::string_view 
     if (!v || *v == 0 || *v > 1'000'000) return std::nullopt;
     return v;
   };
-  // A flag's value: `-n 8`, `-n8`, `--np=8`.
-  auto value = [&](size_t& i, std::initializer_list<std::string_view> names, bool joined) -> std::optional<uint32_t> {
+  // A flag's value: `-n 8`, `-n8`, `--np=8`; `present` says the flag was there.
+  auto value = [&](size_t& i, std::initializer_list<std::string_view> names, bool& present) -> std::optional<uint32_t> {
     std::string_view w = words[i];
     for (std::string_view name : names) {
-      if (w == name && i + 1 < words.size()) return number(words[++i]);
+      if (w == name) {
+        present = true;
+        return i + 1 < words.size() ? number(words[++i]) : std::nullopt;
+      }
       if (w.starts_with(name) && w.size() > name.size()) {
         std::string_view rest = w.substr(name.size());
-        if (rest.front() == '=') return number(rest.substr(1));
-        if (joined && name.size() == 2) return number(rest);
+        if (rest.front() == '=') {
+          present = true;
+          return number(rest.substr(1));
+        }
+        if (name.size() == 2 && number(rest)) {
+          present = true;
+          return number(rest);
+        }
       }
     }
     return std::nullopt;
   };
-  size_t test = words.size();
-  for (size_t i = 0; i < words.size(); ++i) {
-    if (op_in_command(words[i]) == op) {
-      test = i;
-      break;
+  size_t test = 0;
+  while (op_in_command(words[test]) != op) ++test;
+  Launch l;
+  // Before the launcher or the test: a shell prompt (`user@host:~$`, `$`,
+  // `+`), a shell that runs it (`bash -c`, `time`) and environment settings
+  // (`env`, `NAME=value`).
+  size_t first = 0;
+  while (first < test) {
+    std::string_view w = words[first];
+    bool prompt = w == "$" || w == "#" || w == "+" || w == ">" || w.back() == '$' || w.back() == '#' ||
+                  w == "bash" || w == "sh" || w == "-c" || w == "time" || w == "nohup" || w == "exec";
+    bool setting = w == "env" || (w.find('=') != std::string_view::npos && w.find('=') > 0 &&
+                                  w.substr(0, w.find('=')).find('/') == std::string_view::npos);
+    if (!prompt && !setting) break;
+    ++first;
+  }
+  if (first == test) {
+    l.processes = 1;
+  } else {
+    std::string_view name = basename(words[first]);
+    bool launcher =
+        name == "mpirun" || name == "mpiexec" || name == "orterun" || name == "srun" || name == "mpiexec.hydra";
+    if (!launcher) return l;  // `sh -c`, numactl, a wrapper script: the count is theirs
+    for (size_t i = first + 1; i < test; ++i) {
+      bool present = false;
+      // Open MPI and MPICH: -n/-np; Slurm: -n/--ntasks.
+      auto n = value(i, {"-np", "--np", "-n", "--n", "--ntasks"}, present);
+      if (present) l.processes = n;
     }
   }
-  if (test == words.size()) return std::nullopt;
-  Launch l;
-  bool launcher = false;
-  for (size_t i = 0; i < test; ++i) {
-    std::string_view name = basename(words[i]);
-    if (name == "mpirun" || name == "mpiexec" || name == "orterun" || name == "srun" || name == "mpiexec.hydra") {
-      launcher = true;
+  for (size_t i = test + 1; i < words.size(); ++i) {
+    bool gpus = false, threads = false;
+    auto g = value(i, {"-g", "--ngpus"}, gpus);
+    if (gpus) {
+      l.gpus = g;
       continue;
     }
-    if (!launcher) continue;
-    // Open MPI and MPICH: -n/-np; Slurm: -n/--ntasks.
-    if (auto n = value(i, {"-np", "--np", "-n", "--n", "--ntasks"}, true)) l.processes = n;
-  }
-  if (!launcher) l.processes = 1;
-  for (size_t i = test + 1; i < words.size(); ++i) {
-    if (auto n = value(i, {"-g", "--ngpus"}, true)) {
-      l.gpus = *n;
-    } else if (auto t = value(i, {"-t", "--nthreads"}, true)) {
-      l.threads = *t;
-    }
+    auto t = value(i, {"-t", "--nthreads"}, threads);
+    if (threads) l.threads = t;
   }
   return l;
 }
@@ -250,6 +298,7 @@ bool NcclTestsReader::take(std::string_view payload, uint64_t line) {
     return true;
   }
   note_command(text);
+  continues_ = text.ends_with('\\');
   // After the footer come the memory summary, `#` and the last error; text
   // that goes on past a few lines is another program's.
   if (state_ == State::Footer && ++footer_noise_ > kFooterNoise) state_ = State::Idle;
@@ -263,13 +312,17 @@ NcclTestsRun& NcclTestsReader::start_run(uint64_t line) {
   r.line = line;
   r.op = std::move(pending_op_);
   pending_op_.clear();
-  r.launched_ranks = std::exchange(pending_launched_, std::nullopt);
+  run_processes_ = std::exchange(pending_processes_, std::nullopt);
+  if (run_processes_ && pending_per_process_) r.launched_ranks = *run_processes_ * *pending_per_process_;
+  pending_per_process_.reset();
   // Processes launched without MPI support each print a header of their
-  // own, one after another before any row: the same command's.
-  if (r.op.empty() && run_ && state_ == State::Header && run().rows.empty() && !command_op_.empty() &&
-      run().op == command_op_) {
+  // own, one after another before any row: the same command's, if its
+  // nThread line matches (see take_plain). Each such process is one.
+  inherited_op_ = r.op.empty() && run_ && state_ == State::Header && run().rows.empty() &&
+                  run().failure_lines.empty() && !command_op_.empty() && run().op == command_op_;
+  if (inherited_op_) {
     r.op = run().op;
-    r.launched_ranks = run().launched_ranks;
+    run_processes_ = 1;
   }
   out_.nccl_tests.push_back(std::move(r));
   out_.saw(SideKind::NcclTests);
@@ -378,6 +431,17 @@ bool NcclTestsReader::take_plain(std::string_view text, uint64_t line) {
     r.ngpus = parse_u32(ngpus);
     r.min_bytes = parse_u64(minb);
     r.max_bytes = parse_u64(maxb);
+    if (inherited_op_ && *run_ > 0) {
+      const NcclTestsRun& before = out_.nccl_tests[*run_ - 1];
+      if (std::tie(before.nthread, before.ngpus, before.min_bytes, before.max_bytes) !=
+          std::tie(r.nthread, r.ngpus, r.min_bytes, r.max_bytes)) {
+        r.op.clear();  // another run's header, not the same command's
+        run_processes_.reset();
+      }
+      inherited_op_ = false;
+    }
+    // The header says what -t and -g came to.
+    if (run_processes_ && r.nthread && r.ngpus) r.launched_ranks = *run_processes_ * *r.nthread * *r.ngpus;
     return true;
   }
   if (text.starts_with("Out of bounds values") || text.starts_with("Avg bus bandwidth")) return take_footer(text);
@@ -622,9 +686,12 @@ void NcclTestsReader::note_command(std::string_view text) {
   if (op.empty()) return;
   pending_op_ = std::string(op);
   command_op_ = pending_op_;
-  pending_launched_.reset();
-  if (auto l = launch_in_command(text, op); l && l->processes) {
-    pending_launched_ = *l->processes * l->threads * l->gpus;
+  pending_processes_.reset();
+  pending_per_process_.reset();
+  // The last line of a command split with `\`: its launcher is on the lines before.
+  if (auto l = launch_in_command(text, op); l && !continues_) {
+    pending_processes_ = l->processes;
+    if (l->threads && l->gpus) pending_per_process_ = *l->threads * *l->gpus;
   }
 }
 

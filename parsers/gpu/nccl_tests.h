@@ -71,7 +71,11 @@ class NcclTestsReader final : public BlockReader {
   size_t min_tokens_ = 0;      // a row has at least this many fields
   double time_scale_ = 1;      // v1 printed milliseconds
   std::string pending_op_;     // from a command line seen before the header
-  std::optional<uint32_t> pending_launched_;  // the ranks that command line starts
+  // What that command line starts: processes, and ranks in each (-t x -g).
+  std::optional<uint32_t> pending_processes_, pending_per_process_;
+  std::optional<uint32_t> run_processes_;  // the current run's
+  bool continues_ = false;     // the last line not taken ended with `\`
+  bool inherited_op_ = false;  // the current run took the run before's op; its nThread line decides
   std::string command_op_;     // the last command line's, while its output goes on
   int footer_noise_ = 0;       // unclaimed lines since the footer's last one
 };

@@ -358,7 +358,7 @@ TEST_CASE("the ranks a command line starts: the launcher's processes times -t an
     GpuRecords out;
     NcclTestsReader r(out);
     r.take(command, 1);
-    r.take("# nThread 1 nGpus 1 minBytes 8 maxBytes 128 step: 2(factor) warmup iters: 5 iters: 20 validation: 1", 2);
+    r.take("# Using devices", 2);
     r.finish();
     REQUIRE(out.nccl_tests.size() == 1);
     return out.nccl_tests[0].launched_ranks;
@@ -374,6 +374,31 @@ TEST_CASE("the ranks a command line starts: the launcher's processes times -t an
   // A launcher whose process count comes from elsewhere (a hostfile, Slurm's allocation).
   CHECK_FALSE(launched("srun --mpi=pmix all_gather_perf -b 8 -e 1G").has_value());
   CHECK_FALSE(launched("mpirun --hostfile hosts ./build/all_reduce_perf -g 1").has_value());
+  // Quotes, shells and wrappers; one command of several.
+  CHECK(launched("bash -c \"mpirun -np 8 ./build/all_reduce_perf -g 8\"") == 64u);
+  CHECK(launched("mpirun -np 2 sh -c './build/all_reduce_perf -g 4'") == 8u);
+  CHECK(launched("NCCL_DEBUG=INFO ./build/all_reduce_perf -g 4 -b 8") == 4u);
+  CHECK(launched("./build/all_reduce_perf -g 8 -e 1G && ./build/all_gather_perf -g 1") == 8u);
+  CHECK(launched("mpirun -np 4 ./build/all_reduce_perf -g 1 | tee out.txt") == 4u);
+  CHECK_FALSE(launched("numactl --cpunodebind=0 ./build/all_reduce_perf -g 8").has_value());
+  CHECK_FALSE(launched("./build/all_reduce_perf -g $NGPUS").has_value());
+
+  // The header's nThread and nGpus say what -t and -g came to.
+  GpuRecords out;
+  NcclTestsReader r(out);
+  feed(r, {"mpirun -np 2 ./build/all_reduce_perf $ARGS",
+           "# nThread 1 nGpus 8 minBytes 8 maxBytes 128 step: 2(factor) warmup iters: 5 iters: 20 validation: 1"});
+  REQUIRE(out.nccl_tests.size() == 1);
+  CHECK(out.nccl_tests[0].launched_ranks == 16u);
+
+  // The last line of a command split with `\` does not show its launcher.
+  GpuRecords split;
+  NcclTestsReader r2(split);
+  feed(r2, {"mpirun --allow-run-as-root \\", "  -np 16 \\", "  ./build/all_reduce_perf -b 8 -e 1G -g 1",
+            "# Using devices"});
+  REQUIRE(split.nccl_tests.size() == 1);
+  CHECK(split.nccl_tests[0].op == "all_reduce");
+  CHECK_FALSE(split.nccl_tests[0].launched_ranks.has_value());
 }
 
 TEST_CASE("processes without MPI support print one header each before any row: the second keeps the command's op") {
@@ -393,8 +418,23 @@ TEST_CASE("processes without MPI support print one header each before any row: t
   REQUIRE(out.nccl_tests.size() == 2);
   CHECK(out.nccl_tests[0].op == "all_reduce");
   CHECK(out.nccl_tests[1].op == "all_reduce");
-  CHECK(out.nccl_tests[1].launched_ranks == 2u);
+  CHECK(out.nccl_tests[1].launched_ranks == 1u);  // each such process is one rank of one GPU
   CHECK(out.nccl_tests[1].ranks.size() == 2);
+
+  // Another run's header (other sizes) does not take the op.
+  GpuRecords other;
+  NcclTestsReader r3(other);
+  feed(r3, {
+               "mpirun -np 2 ./build/all_reduce_perf -g 4",
+               "# nThread 1 nGpus 4 minBytes 8 maxBytes 128 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+               "# Using devices",
+               "# nThread 1 nGpus 8 minBytes 8 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+           });
+  REQUIRE(other.nccl_tests.size() == 2);
+  CHECK(other.nccl_tests[0].op == "all_reduce");
+  CHECK(other.nccl_tests[0].launched_ranks == 8u);
+  CHECK(other.nccl_tests[1].op.empty());
+  CHECK_FALSE(other.nccl_tests[1].launched_ranks.has_value());
 
   // A header after rows belongs to a run of its own, which the command does not name.
   GpuRecords later;

@@ -146,6 +146,8 @@ void ModelBuilder::settle_init_failures(Process& p, int dev, bool start) {
     if (!start) model_.warnings[i].returned_to_caller = false;
     return true;
   });
+  std::erase(p.devs_in_init, dev);
+  if (start && p.devs_in_init.size() < 64) p.devs_in_init.push_back(dev);
 }
 
 size_t ModelBuilder::find_or_add_comm(const std::string& key, std::optional<uint64_t> id, uint32_t nranks) {

@@ -125,7 +125,10 @@ class ModelBuilder {
     LineRef last_warn_reach;
     // WARNs whose traceback reached a caller during an init not yet
     // complete: an Init COMPLETE on the same device shows NCCL got past them.
+    // An init is open from its START to its COMPLETE; a process that prints
+    // no START (before 2.19) is in init until its first COMPLETE.
     std::vector<size_t> failed_in_init;
+    std::vector<int> devs_in_init;
   };
   // The NCCL line being handled: where it is, whose it is, its text.
   struct At {

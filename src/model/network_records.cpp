@@ -2,6 +2,8 @@
 // addresses, plugin and verbs notes, NVLS.
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 #include "src/model/model_builder.h"
 #include "src/util/text.h"
@@ -45,7 +47,24 @@ void ModelBuilder::on(const At&, const NvlsConnectedEvent&) { model_.nvls_connec
 void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
   if (e.devices.empty() || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
   auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
-  if (!inserted) return;
+  if (!inserted) {
+    // Lists printed without a host that differ are several hosts': none of
+    // them can be read for a line without a host. The entry stays, as a
+    // tombstone (SIZE_MAX), so that later ones are refused too.
+    if (host != kNoHost || it->second == SIZE_MAX) return;
+    const HostNets& kept = model_.host_nets[it->second];
+    bool same = kept.devices.size() == e.devices.size();
+    for (size_t i = 0; same && i < e.devices.size(); ++i) {
+      same = kept.devices[i].name == e.devices[i].name && kept.devices[i].address == e.devices[i].address;
+    }
+    if (same) return;
+    model_.host_nets.erase(model_.host_nets.begin() + static_cast<std::ptrdiff_t>(it->second));
+    for (auto& [key, index] : host_net_index_) {
+      if (index != SIZE_MAX && index > it->second) --index;
+    }
+    it->second = SIZE_MAX;
+    return;
+  }
   HostNets nets{host, valid_utf8(e.net), {}, ref};
   for (const auto& d : e.devices) {
     nets.devices.push_back({d.index, valid_utf8(d.name), d.port, valid_utf8(d.link_layer), valid_utf8(d.address)});

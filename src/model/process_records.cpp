@@ -2,6 +2,8 @@
 // environment, WARNs, CPU affinity and bindings, graph shapes, and the
 // framework's error lines.
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/model/model_builder.h"
@@ -81,7 +83,9 @@ void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
   // A fallback NCCL announces (CollNet) is caught above the frames it prints.
   if (e.on_failing_path && !w.cls.carries_on && !w.returned_to_caller) {
     w.returned_to_caller = true;
-    if (p.failed_in_init.size() < 64) p.failed_in_init.push_back(p.last_warn);
+    bool in_init = std::find(p.devs_in_init.begin(), p.devs_in_init.end(), w.dev) != p.devs_in_init.end() ||
+                   (!p.saw_start && p.rec.init_completes == 0);
+    if (in_init && p.failed_in_init.size() < 64) p.failed_in_init.push_back(p.last_warn);
   }
 }
 

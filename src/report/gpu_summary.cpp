@@ -98,8 +98,6 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
     }
     s.wrong += row.oop_wrong.value_or(0) + row.ip_wrong.value_or(0);
   }
-  // Layouts before `#wrong` count the wrong values in the footer only.
-  if (run.out_of_bounds_failed) s.wrong = std::max(s.wrong, run.out_of_bounds.value_or(0));
   s.avg_busbw_gbs = run.avg_busbw_gbs;
   s.out_of_bounds_failed = run.out_of_bounds_failed;
   if (const NcclTestsRow* row = largest_row(run)) {

@@ -6,7 +6,7 @@
 
 using namespace nd;
 
-TEST_CASE("nccl-tests summary: ranks from the command line without rank lines, wrong from the older footer") {
+TEST_CASE("nccl-tests summary: ranks from the command line without rank lines; wrong only from #wrong cells") {
   // An all_gather_perf v2.0-era paste: no `# Using devices`, an `error` column, the footer's count.
   auto m = model_from({
       "all_gather_perf -g 8 -b 4294967296 -e 4294967296 -n 100",
@@ -21,7 +21,7 @@ TEST_CASE("nccl-tests summary: ranks from the command line without rank lines, w
   REQUIRE(s.nccl_tests.size() == 1);
   CHECK(s.nccl_tests[0].op == "all_gather");
   CHECK(s.nccl_tests[0].ranks == 8);
-  CHECK(s.nccl_tests[0].wrong == 2);
+  CHECK(s.nccl_tests[0].wrong == 0);  // the footer counts failed checks, not values
 
   // Rank lines, where there are some, count; #wrong cells are summed.
   auto listed = model_from({
@@ -37,5 +37,5 @@ TEST_CASE("nccl-tests summary: ranks from the command line without rank lines, w
   auto t = summarize_gpu_side(listed);
   REQUIRE(t.nccl_tests.size() == 1);
   CHECK(t.nccl_tests[0].ranks == 2);
-  CHECK(t.nccl_tests[0].wrong == 3);
+  CHECK(t.nccl_tests[0].wrong == 3);  // 1 + 2
 }
