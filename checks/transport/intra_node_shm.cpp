@@ -1,3 +1,5 @@
+#include <set>
+
 #include "checks/transport/edge_groups.h"
 #include "checks/transport/transport_rules.h"
 
@@ -13,12 +15,49 @@ class IntraNodeShm final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
+// An echoed setting that takes P2P away from some or all pairs: then SHM is
+// its effect, not NCCL's choice.
+bool p2p_restricted(const JobModel& m) {
+  for (const auto& s : m.env) {
+    if (s.name == "NCCL_P2P_LEVEL") return true;
+    if (s.name == "NCCL_P2P_DISABLE" && !s.value.empty() && s.value != "0") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void IntraNodeShm::check(const CheckContext& ctx, FindingSink& out) const {
-  report_edges(ctx, kInfo, out, [](const EdgeView& e) {
-    return e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM ? "SHM" : "";
+  // Hosts where P2P carries some pair: peer access works there, and NCCL
+  // (by default) keeps P2P to GPUs under one PCIe switch or on NVLink, so a
+  // pair across a host bridge or CPU socket goes through SHM by its own choice.
+  std::set<uint32_t> p2p_works;
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    if (e.locality == Locality::Intra && e.transport.family == TransportFamily::P2P) {
+      p2p_works.insert(e.comm.host_of(e.edge.sender));
+    }
   });
+  const bool restricted = p2p_restricted(ctx.model);
+  auto chosen = [&](const EdgeView& e) { return !restricted && p2p_works.count(e.comm.host_of(e.edge.sender)) > 0; };
+  auto shm = [](const EdgeView& e) {
+    return e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM;
+  };
+  // Live, a later P2P line of the host may still show the choice: hosts
+  // without one wait for the end of the input unless a setting explains SHM.
+  report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
+    return shm(e) && !chosen(e) && !(ctx.input_open && !restricted) ? "SHM" : "";
+  });
+  if (ctx.input_open) return;
+  FindingList notes;
+  report_edges(ctx, kInfo, notes, [&](const EdgeView& e) { return shm(e) && chosen(e) ? "SHM" : ""; });
+  for (Finding& f : notes.findings) {
+    f.severity = Severity::Info;
+    f.message +=
+        ": NCCL's own choice, as P2P carries other pairs of this host; by default NCCL uses P2P only over NVLink or "
+        "under one PCIe switch, and a pair across host bridges or CPU sockets goes through SHM";
+    f.fix = "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (PHB, NODE or SYS)";
+    out.add(std::move(f));
+  }
 }
 
 std::unique_ptr<Rule> make_intra_node_shm() { return std::make_unique<IntraNodeShm>(); }

@@ -116,26 +116,39 @@ TEST_CASE("RDMA without GPUDirect is told once both halves of the link lack /GDR
   CHECK(run.after_line[5] == "");  // one half has /GDRDMA: no finding
 }
 
-TEST_CASE("SHM is told once both ranks are placed; NET inside one host likewise") {
+TEST_CASE("SHM is told once both ranks are placed and a setting explains it; NET inside one host likewise") {
   auto run = live({
+      "node1:10:10 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1",
       "node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct",
       "node1:11:11 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/IPC",
   });
   // Without Init lines nothing places a rank until the end of the input.
   CHECK(run.all() == "");
   auto placed = live({
+      "node1:10:10 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1",
       "node1:10:10 [0] NCCL INFO comm 0x1 rank 0 nranks 3 cudaDev 0 busId 18000 commId 0xa - Init START",
       "node1:11:11 [1] NCCL INFO comm 0x2 rank 1 nranks 3 cudaDev 1 busId 19000 commId 0xa - Init START",
       "node1:12:12 [2] NCCL INFO comm 0x3 rank 2 nranks 3 cudaDev 2 busId 1a000 commId 0xa - Init START",
       "node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct",
       "node1:11:11 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] [send] via NET/IB/0",
   });
-  CHECK(placed.after_line[3] ==
+  CHECK(placed.after_line[4] ==
         "nccl-doctor: warning: ranks 0-1 on node1, channel 00, via SHM (1 connection) [ND3002 intra-node-shm]\n"
-        "    job.log:4: node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"
+        "    job.log:5: node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"
         "    fix: unset NCCL_P2P_DISABLE or a low NCCL_P2P_LEVEL; run a node's ranks with --ipc=host; check ACS\n");
-  CHECK(placed.after_line[4].starts_with(
+  CHECK(placed.after_line[5].starts_with(
       "nccl-doctor: error: ranks 1-2 on node1, channel 00, via NET/IB (1 connection) [ND3003 intra-node-net]\n"));
+}
+
+TEST_CASE("SHM with no setting behind it waits for the end of the input: a later P2P line may show NCCL's choice") {
+  auto run = live({
+      "node1:10:10 [0] NCCL INFO comm 0x1 rank 0 nranks 3 cudaDev 0 busId 18000 commId 0xa - Init START",
+      "node1:11:11 [1] NCCL INFO comm 0x2 rank 1 nranks 3 cudaDev 1 busId 19000 commId 0xa - Init START",
+      "node1:12:12 [2] NCCL INFO comm 0x3 rank 2 nranks 3 cudaDev 2 busId 1a000 commId 0xa - Init START",
+      "node1:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct",
+      "node1:11:11 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/IPC",
+  });
+  CHECK(run.all() == "");
 }
 
 TEST_CASE("disabled rules stay silent live") {
@@ -156,12 +169,12 @@ TEST_CASE("past kMaxPerRule findings of one rule, one note and then silence") {
     lines.push_back(fmt::format("host{}:2:2 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 busId 19000 commId "
                                 "0x{} - Init START",
                                 i, i + 10));
-    lines.push_back(fmt::format("host{}:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct", i));
+    lines.push_back(fmt::format("host{}:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0", i));
   }
   auto run = live(lines);
   CHECK(run.reported == LiveReporter::kMaxPerRule);
   CHECK(run.all().ends_with(
-      "nccl-doctor: note: more ND3002 intra-node-shm findings; the report at end of input lists them\n"));
+      "nccl-doctor: note: more ND3003 intra-node-net findings; the report at end of input lists them\n"));
 }
 
 TEST_CASE("a communicator whose ranks all completed init gets one note with its links") {
