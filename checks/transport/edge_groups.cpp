@@ -46,6 +46,21 @@ bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& ou
   return !groups.empty();
 }
 
+void report_choice(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
+                   const std::function<std::string(const EdgeView&)>& label_of, std::string_view why,
+                   std::string_view fix) {
+  if (ctx.input_open) return;
+  FindingList notes;
+  report_edges(ctx, info, notes, label_of);
+  for (Finding& f : notes.findings) {
+    f.severity = Severity::Info;
+    f.message += ": ";
+    f.message += why;
+    f.fix = fix;
+    out.add(std::move(f));
+  }
+}
+
 void EdgeGroups::add(const EdgeView& e, const std::string& label) {
   uint32_t hs = e.comm.host_of(e.edge.sender);
   uint32_t hr = e.comm.host_of(e.edge.receiver);

@@ -36,6 +36,12 @@ bool is_socket_network(std::string_view net_name);
 bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
                   const std::function<std::string(const EdgeView&)>& label_of);
 
+// NCCL's own routing choice on the edges `label_of` picks: notes, each
+// message followed by ": " and `why`, with `fix`; only at the end of the input.
+void report_choice(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
+                   const std::function<std::string(const EdgeView&)>& label_of, std::string_view why,
+                   std::string_view fix);
+
 class EdgeGroups {
  public:
   EdgeGroups(const JobModel& model, const CheckOptions& options) : model_(model), options_(options) {}

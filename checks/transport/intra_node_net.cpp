@@ -37,20 +37,15 @@ void IntraNodeNet::check(const CheckContext& ctx, FindingSink& out) const {
     bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
     return net && !chosen(e) && !(e.gdr && ctx.input_open) ? "NET/" + e.transport.net_name : std::string();
   });
-  if (ctx.input_open) return;
-  FindingList notes;
-  report_edges(ctx, kInfo, notes, [&](const EdgeView& e) {
-    bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
-    return net && chosen(e) ? "NET/" + e.transport.net_name + " with GPUDirect RDMA" : std::string();
-  });
-  for (Finding& f : notes.findings) {
-    f.severity = Severity::Info;
-    f.message +=
-        ": NCCL's own choice, as SHM works between this host's processes; it routes a pair without a P2P path "
-        "(GPUs on different CPU sockets) through the NIC when that is faster than SHM";
-    f.fix = "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (SYS)";
-    out.add(std::move(f));
-  }
+  report_choice(
+      ctx, kInfo, out,
+      [&](const EdgeView& e) {
+        bool net = e.locality == Locality::Intra && e.transport.family == TransportFamily::NET;
+        return net && chosen(e) ? "NET/" + e.transport.net_name + " with GPUDirect RDMA" : std::string();
+      },
+      "NCCL's own choice, as SHM works between this host's processes; it routes a pair without a P2P path (GPUs on "
+      "different CPU sockets) through the NIC when that is faster than SHM",
+      "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (SYS)");
 }
 
 std::unique_ptr<Rule> make_intra_node_net() { return std::make_unique<IntraNodeNet>(); }

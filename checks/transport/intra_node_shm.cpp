@@ -47,17 +47,10 @@ void IntraNodeShm::check(const CheckContext& ctx, FindingSink& out) const {
   report_edges(ctx, kInfo, out, [&](const EdgeView& e) {
     return shm(e) && !chosen(e) && !(ctx.input_open && !restricted) ? "SHM" : "";
   });
-  if (ctx.input_open) return;
-  FindingList notes;
-  report_edges(ctx, kInfo, notes, [&](const EdgeView& e) { return shm(e) && chosen(e) ? "SHM" : ""; });
-  for (Finding& f : notes.findings) {
-    f.severity = Severity::Info;
-    f.message +=
-        ": NCCL's own choice, as P2P carries other pairs of this host; by default NCCL uses P2P only over NVLink or "
-        "under one PCIe switch, and a pair across host bridges or CPU sockets goes through SHM";
-    f.fix = "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (PHB, NODE or SYS)";
-    out.add(std::move(f));
-  }
+  report_choice(ctx, kInfo, out, [&](const EdgeView& e) { return shm(e) && chosen(e) ? "SHM" : ""; },
+                "NCCL's own choice, as P2P carries other pairs of this host; by default NCCL uses P2P only over "
+                "NVLink or under one PCIe switch, and a pair across host bridges or CPU sockets goes through SHM",
+                "nothing to do unless this pair is slow; nvidia-smi topo -m shows its path (PHB, NODE or SYS)");
 }
 
 std::unique_ptr<Rule> make_intra_node_shm() { return std::make_unique<IntraNodeShm>(); }
