@@ -43,13 +43,6 @@ std::optional<double> error_over(const NcclTestsRow& row, std::optional<size_t> 
   return worst;
 }
 
-// The ranks the run's check counted: its rank lines, else its command line.
-std::optional<size_t> run_ranks(const NcclTestsRun& run) {
-  if (!run.ranks.empty()) return run.ranks.size();
-  if (run.launched_ranks) return *run.launched_ranks;
-  return std::nullopt;
-}
-
 }  // namespace
 
 void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
@@ -68,7 +61,7 @@ void NcclTestsWrong::check(const CheckContext& ctx, FindingSink& out) const {
     size_t error_rows = 0;
     if (wrong == 0 && !run.out_of_bounds) {
       for (const auto& row : run.rows) {
-        auto e = error_over(row, run_ranks(run));
+        auto e = error_over(row, run.rank_count());
         if (!e) continue;
         ++error_rows;
         worst_error = std::max(worst_error, *e);

@@ -131,6 +131,11 @@ struct NcclTestsRun {
   // the test's threads (-t) and GPUs (-g) each, or the header's.
   std::optional<uint32_t> launched_ranks;
   std::vector<NcclTestsRank> ranks;
+  // The ranks the run had: its rank lines, else its command line's.
+  std::optional<size_t> rank_count() const {
+    if (!ranks.empty()) return ranks.size();
+    return launched_ranks;
+  }
   std::vector<NcclTestsRow> rows;
   std::optional<uint64_t> out_of_bounds;  // "# Out of bounds values : N OK|FAILED"
   bool out_of_bounds_failed = false;

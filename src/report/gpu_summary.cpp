@@ -83,7 +83,7 @@ NcclTestsSummary tests_summary(const NcclTestsRun& run, const JobModel& model) {
   NcclTestsSummary s;
   s.op = run.op;
   // Rank 0 lists every rank; without that list, the command line says.
-  s.ranks = run.ranks.empty() ? run.launched_ranks.value_or(0) : run.ranks.size();
+  s.ranks = run.rank_count().value_or(0);
   for (const auto& r : run.ranks) {
     if (!r.host.empty() && std::find(s.hosts.begin(), s.hosts.end(), r.host) == s.hosts.end()) s.hosts.push_back(r.host);
   }
