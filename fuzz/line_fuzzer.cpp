@@ -22,6 +22,7 @@
 #include "parsers/line_classifier.h"
 #include "parsers/line_splitter.h"
 #include "parsers/nccl_prefix.h"
+#include "parsers/net_devices.h"
 #include "src/model/line_feeder.h"
 #include "src/model/model_builder.h"
 
@@ -58,6 +59,26 @@ void one_line(std::string_view line) {
                   fast.channel == re2.channel && fast.conn == re2.conn && fast.direction == re2.direction &&
                   fast.sender_bracket == re2.sender_bracket && fast.receiver_bracket == re2.receiver_bracket,
               "connection matcher and RE2 capture different text");
+    }
+    nd::InitCaptures init_fast, init_re2;
+    bool ia = nd::match_init(h.payload, init_fast);
+    bool ib = nd::match_init_re2(h.payload, init_re2);
+    require(ia == ib, "init matcher and RE2 disagree on a match");
+    if (ia) {
+      require(init_fast.api == init_re2.api && init_fast.comm == init_re2.comm && init_fast.rank == init_re2.rank &&
+                  init_fast.nranks == init_re2.nranks && init_fast.cuda_dev == init_re2.cuda_dev &&
+                  init_fast.nvml_dev == init_re2.nvml_dev && init_fast.bus_id == init_re2.bus_id &&
+                  init_fast.comm_id == init_re2.comm_id && init_fast.phase == init_re2.phase,
+              "init matcher and RE2 capture different text");
+    }
+    auto devices = nd::parse_net_devices(h.payload);
+    auto devices_re2 = nd::parse_net_devices_re2(h.payload);
+    require(devices.size() == devices_re2.size(), "net device scan and RE2 find different devices");
+    for (size_t d = 0; d < devices.size(); ++d) {
+      require(devices[d].index == devices_re2[d].index && devices[d].name == devices_re2[d].name &&
+                  devices[d].port == devices_re2[d].port && devices[d].link_layer == devices_re2[d].link_layer &&
+                  devices[d].address == devices_re2[d].address,
+              "net device scan and RE2 read a device differently");
     }
   }
   (void)nd::classify_message(clean);

@@ -1,5 +1,6 @@
 #include "parsers/fast_shapes.h"
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -295,6 +296,145 @@ bool match_connection_re2(std::string_view message, ConnectionCaptures& out) {
   }
   std::string_view* fields[9] = {&out.keyword,  &out.channel,          &out.conn,      &out.sender, &out.sender_bracket,
                                  &out.receiver, &out.receiver_bracket, &out.direction, &out.transport};
+  for (int i = 0; i < 9; ++i) *fields[i] = std::string_view(g[i].data(), g[i].size());
+  return true;
+}
+
+}  // namespace nd
+
+namespace nd {
+namespace {
+
+bool is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+// The init shape after `cudaDev D`: optional ` key value` fields in a fixed
+// order, then ` ?- Init (START|COMPLETE)`. Mirrors the regular expression's
+// backtracking: each field is tried taken first, then skipped.
+class InitTail {
+ public:
+  InitTail(std::string_view s, InitCaptures& out) : s_(s), out_(out) {}
+
+  bool from(size_t pos, size_t field) {
+    if (field == kFields.size()) return ending(pos);
+    const Field& f = kFields[field];
+    if (s_.substr(pos, f.key.size()) == f.key) {
+      size_t at = pos + f.key.size();
+      if (f.value == Value::Token) {
+        // `\S+`, longest first: a shorter one can only be followed by `- Init`.
+        size_t end = at;
+        while (end < s_.size() && !is_space(s_[end])) ++end;
+        for (size_t e = end; e > at; --e) {
+          if ((e == end || s_[e] == '-') && from(e, field + 1)) return true;
+        }
+      } else if (size_t end = value_end(at, f.value); end != npos && s_.substr(end, f.suffix.size()) == f.suffix) {
+        std::string_view* capture = f.capture ? &(out_.*f.capture) : nullptr;
+        if (capture) *capture = s_.substr(at, end - at);
+        if (from(end + f.suffix.size(), field + 1)) return true;
+        if (capture) *capture = {};
+      }
+    }
+    return from(pos, field + 1);
+  }
+
+ private:
+  static constexpr size_t npos = std::string_view::npos;
+  enum class Value { SignedNumber, Hex, Token };
+  struct Field {
+    std::string_view key;
+    Value value;
+    std::string_view suffix;
+    std::string_view InitCaptures::*capture;
+  };
+  static constexpr std::array<Field, 12> kFields = {{
+      {" nvmlDev ", Value::SignedNumber, "", &InitCaptures::nvml_dev},
+      {" busId ", Value::Hex, "", &InitCaptures::bus_id},
+      {" localSize ", Value::SignedNumber, "", nullptr},
+      {" used ", Value::SignedNumber, " bytes", nullptr},
+      {" parent ", Value::Token, "", nullptr},
+      {" splitCount ", Value::SignedNumber, "", nullptr},
+      {" childCount ", Value::SignedNumber, "", nullptr},
+      {" color ", Value::SignedNumber, "", nullptr},
+      {" key ", Value::SignedNumber, "", nullptr},
+      {" commId 0x", Value::Hex, "", &InitCaptures::comm_id},
+      {" localSize ", Value::SignedNumber, "", nullptr},
+      {" used ", Value::SignedNumber, " bytes", nullptr},
+  }};
+  // `-?\d+` or `[0-9a-fA-F]+` from `at`: where it ends, npos when empty.
+  size_t value_end(size_t at, Value v) const {
+    size_t i = at;
+    if (v == Value::SignedNumber && i < s_.size() && s_[i] == '-') ++i;
+    size_t digits = i;
+    while (i < s_.size() && (v == Value::Hex ? is_hex(s_[i]) : is_digit(s_[i]))) ++i;
+    return i > digits ? i : npos;
+  }
+  bool ending(size_t pos) {
+    if (pos < s_.size() && s_[pos] == ' ') ++pos;
+    if (s_.substr(pos, 7) != "- Init ") return false;
+    std::string_view phase = s_.substr(pos + 7);
+    for (std::string_view p : {std::string_view("START"), std::string_view("COMPLETE")}) {
+      if (phase.starts_with(p)) {
+        out_.phase = phase.substr(0, p.size());
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::string_view s_;
+  InitCaptures& out_;
+};
+
+// `comm (\S+) rank (\d+) nranks (\d+) cudaDev (-?\d+)` and the tail, from `pos`.
+bool init_from(std::string_view s, size_t pos, InitCaptures& out) {
+  Cursor c(s.substr(pos));
+  std::string_view rank, nranks, sign, dev;
+  if (!c.literal("comm ") || !c.span([](char ch) { return !is_space(ch); }, out.comm)) return false;
+  if (!c.literal(" rank ") || !c.span(is_digit, rank)) return false;
+  if (!c.literal(" nranks ") || !c.span(is_digit, nranks) || !c.literal(" cudaDev ")) return false;
+  size_t dev_start = c.pos();
+  c.literal("-");
+  if (!c.span(is_digit, dev)) return false;
+  out.rank = rank;
+  out.nranks = nranks;
+  out.cuda_dev = s.substr(pos + dev_start, c.pos() - dev_start);
+  return InitTail(s, out).from(pos + c.pos(), 0);
+}
+
+}  // namespace
+
+bool match_init(std::string_view message, InitCaptures& out) {
+  out = {};
+  size_t pos = 0;
+  // `(?:\[Rank \d+\] )?`
+  if (message.starts_with("[Rank ")) {
+    size_t i = 6;
+    while (i < message.size() && is_digit(message[i])) ++i;
+    if (i > 6 && message.substr(i, 2) == "] ") pos = i + 2;
+  }
+  // `(?:(\w+) )?`: the API's name, taken when what follows still matches.
+  size_t word = pos;
+  while (word < message.size() && is_word(message[word])) ++word;
+  if (word > pos && word < message.size() && message[word] == ' ') {
+    if (init_from(message, word + 1, out)) {
+      out.api = message.substr(pos, word - pos);
+      return true;
+    }
+    out = {};
+  }
+  if (init_from(message, pos, out)) return true;
+  out = {};
+  return false;
+}
+
+bool match_init_re2(std::string_view message, InitCaptures& out) {
+  out = {};
+  re2::StringPiece g[9];
+  if (!RE2::PartialMatch(re2::StringPiece(message.data(), message.size()), pattern(PatternKind::Init), &g[0], &g[1],
+                         &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8])) {
+    return false;
+  }
+  std::string_view* fields[9] = {&out.api,      &out.comm,   &out.rank,    &out.nranks, &out.cuda_dev,
+                                 &out.nvml_dev, &out.bus_id, &out.comm_id, &out.phase};
   for (int i = 0; i < 9; ++i) *fields[i] = std::string_view(g[i].data(), g[i].size());
   return true;
 }

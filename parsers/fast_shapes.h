@@ -1,9 +1,11 @@
 #pragma once
 // Hand-written matchers for the shapes that make up almost all of a large
-// log: the per-operation COLL/TUNING lines (rejected on a few bytes) and the
-// connection lines (hundreds of thousands at 8192 ranks x 32 channels). The
-// connection matcher is a byte-for-byte equivalent of the RE2 row
-// PatternKind::Connection; a differential test holds them together.
+// log: the per-operation COLL/TUNING lines (rejected on a few bytes), the
+// connection lines (hundreds of thousands at 8192 ranks x 32 channels) and
+// the init lines (one per rank and communicator). The connection and init
+// matchers are byte-for-byte equivalents of their RE2 rows
+// (PatternKind::Connection, PatternKind::Init); differential tests and the
+// line fuzzer hold them together.
 
 #include <optional>
 #include <string_view>
@@ -50,5 +52,18 @@ bool match_connection(std::string_view message, ConnectionCaptures& out);
 
 // The same through RE2, for the differential test.
 bool match_connection_re2(std::string_view message, ConnectionCaptures& out);
+
+// The capture groups of the init shape (PatternKind::Init), in its order.
+struct InitCaptures {
+  std::string_view api, comm, rank, nranks, cuda_dev, nvml_dev, bus_id, comm_id, phase;
+};
+
+// `[api ]comm PTR rank R nranks N cudaDev D [optional fields] - Init
+// START|COMPLETE` at the start of the message (PartialMatch semantics of the
+// RE2 row, backtracking included): one line per rank and communicator.
+bool match_init(std::string_view message, InitCaptures& out);
+
+// The same through RE2, for the differential test.
+bool match_init_re2(std::string_view message, InitCaptures& out);
 
 }  // namespace nd

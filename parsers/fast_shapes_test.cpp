@@ -51,6 +51,40 @@ void check_same(const std::string& msg) {
   CHECK(describe(a, fast) == describe(b, re2));
 }
 
+std::string describe(bool matched, const InitCaptures& c) {
+  if (!matched) return "no match";
+  std::string s;
+  for (std::string_view f : {c.api, c.comm, c.rank, c.nranks, c.cuda_dev, c.nvml_dev, c.bus_id, c.comm_id, c.phase}) {
+    s += "<" + std::string(f) + ">";
+  }
+  return s;
+}
+
+void check_same_init(const std::string& msg) {
+  InitCaptures fast, re2;
+  bool a = match_init(msg, fast);
+  bool b = match_init_re2(msg, re2);
+  INFO("message: " << msg);
+  CHECK(describe(a, fast) == describe(b, re2));
+}
+
+// Up to three random edits (insert, erase, replace, cut) of `s` from `alphabet`.
+std::string mutated(std::string s, const std::string& alphabet, std::mt19937& rng) {
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  int edits = 1 + static_cast<int>(pick(3));
+  for (int e = 0; e < edits; ++e) {
+    size_t at = s.empty() ? 0 : pick(s.size() + 1);
+    char c = alphabet[pick(alphabet.size())];
+    switch (pick(4)) {
+      case 0: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+      case 1: if (at < s.size()) s.erase(at, 1); break;
+      case 2: if (at < s.size()) s[at] = c; break;
+      default: s = s.substr(0, at); break;
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("find_nccl_word finds \" NCCL \" like string_view::find") {
@@ -140,22 +174,63 @@ TEST_CASE("the hand connection matcher agrees with the RE2 pattern on mutated li
   // The bytes that matter to the pattern, and a few that do not.
   const std::string alphabet = " []/:->0123456789abcdefABCDEFsendreceiveviaRingChannel\t\r\n\f\v\x01\xff";
   std::mt19937 rng(20261129);
-  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
-  for (int i = 0; i < 50000; ++i) {
-    std::string s = seeds[pick(seeds.size())];
-    int edits = 1 + static_cast<int>(pick(3));
-    for (int e = 0; e < edits; ++e) {
-      size_t at = s.empty() ? 0 : pick(s.size() + 1);
-      char c = alphabet[pick(alphabet.size())];
-      switch (pick(4)) {
-        case 0: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c); break;
-        case 1: if (at < s.size()) s.erase(at, 1); break;
-        case 2: if (at < s.size()) s[at] = c; break;
-        default: s = s.substr(0, at); break;
-      }
-    }
-    check_same(s);
+  for (int i = 0; i < 50000; ++i) check_same(mutated(seeds[rng() % seeds.size()], alphabet, rng));
+}
+
+TEST_CASE("the hand init matcher agrees with the RE2 pattern on labelled lines and edge cases") {
+  size_t inits = 0;
+  for (const auto& p : labelled_payloads()) {
+    check_same_init(p);
+    InitCaptures c;
+    inits += match_init(p, c);
   }
+  CHECK(inits >= 5);
+  const char* cases[] = {
+      // 2.4-2.8, 2.9+, 2.12+ commId, 2.18+ API names, 2.19+ splits, 2.21+ [Rank n], 2.23+ localSize/used.
+      "comm 0x7f3fd4001980 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "comm 0x7f3fd4001980 rank 0 nranks 2 cudaDev 0 busId 1a000 - Init COMPLETE",
+      "comm 0x55d7869cef50 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 18000 commId 0x52e965372ad155ed - Init START",
+      "ncclCommInitRank comm 0x55 rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId 3b000 commId 0xabc - Init COMPLETE",
+      "ncclCommSplit comm 0x5 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 101c0 parent 0x4 splitCount 1 color 0 key 1- Init START",
+      "[Rank 0] ncclCommInitRankConfig comm 0x5 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 101c0 commId 0x52 - Init START",
+      "ncclCommInitRank comm 0x5 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 18000 commId 0x1 localSize 8 used 1234 bytes - Init COMPLETE",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 localSize 8 used 12 bytes commId 0x1 localSize 4 used 5 bytes - Init COMPLETE",
+      "comm 0x5 rank 0 nranks 8 cudaDev -1 nvmlDev -1 - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 parent 0x4- Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 parent 0x4-- Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 parent a-b- Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 parent - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 parent 0x4 splitCount 2 childCount 3 color -1 key 0 - Init STARTED",
+      "comm comm 0x5 rank 0 nranks 8 cudaDev 0 - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 - Init",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 -Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0  - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 nvmlDev x - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 busId 18000z - Init START",
+      "comm 0x5 rank 0 nranks 8 cudaDev 0 used 5 - Init START",
+      "comm 0x5 rank x nranks 8 cudaDev 0 - Init START",
+      "comm  rank 0 nranks 8 cudaDev 0 - Init START",
+      "[Rank 5]comm 0x5 rank 0 nranks 8 cudaDev 0 - Init START",
+      "[Rank ] comm 0x5 rank 0 nranks 8 cudaDev 0 - Init START",
+      "api\tcomm 0x5 rank 0 nranks 8 cudaDev 0 - Init START",
+      "comm 0x5\xff rank 0 nranks 8 cudaDev 0 parent \xfe- Init COMPLETE",
+      "",
+      "comm",
+  };
+  for (const char* c : cases) check_same_init(c);
+}
+
+TEST_CASE("the hand init matcher agrees with the RE2 pattern on mutated lines") {
+  std::vector<std::string> seeds;
+  for (const auto& p : labelled_payloads()) {
+    InitCaptures c;
+    if (match_init(p, c)) seeds.push_back(p);
+  }
+  seeds.push_back("ncclCommSplit comm 0x5 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 101c0 parent 0x4 splitCount 1 "
+                  "childCount 2 color 0 key 1 commId 0x9 localSize 2 used 77 bytes - Init START");
+  const std::string alphabet = " []-0123456789abcdefxABCDEF\t\r\n\f\v\xff" "commrankbusIdnvmlDevInitSTARTCOMPLETE";
+  std::mt19937 rng(20261204);
+  for (int i = 0; i < 50000; ++i) check_same_init(mutated(seeds[rng() % seeds.size()], alphabet, rng));
 }
 
 TEST_CASE("the forward COLL header reader agrees with the backward one") {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <memory>
+#include <mutex>
 
 #include "parsers/fast_shapes.h"
 #include "parsers/nccl_patterns.h"
@@ -16,18 +17,19 @@
 namespace nd {
 
 const RE2& pattern(PatternKind kind) {
-  static const auto table = [] {
-    std::array<std::unique_ptr<RE2>, static_cast<size_t>(PatternKind::kCount)> t;
-    for (const auto& row : kPatterns) {
-      RE2::Options opts;
-      opts.set_log_errors(false);
-      // Logs are bytes, not UTF-8: a stray invalid byte must not stop `.` matching.
-      opts.set_encoding(RE2::Options::EncodingLatin1);
-      t[static_cast<size_t>(row.kind)] = std::make_unique<RE2>(row.regex, opts);
-    }
-    return t;
-  }();
-  return *table[static_cast<size_t>(kind)];
+  // Each row is compiled when first needed, not the table at once: a short
+  // log uses a few of them, and compiling costs more than reading it.
+  static std::array<std::once_flag, kPatternCount> once;
+  static std::array<std::unique_ptr<RE2>, kPatternCount> table;
+  auto i = static_cast<size_t>(kind);
+  std::call_once(once[i], [i] {
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    // Logs are bytes, not UTF-8: a stray invalid byte must not stop `.` matching.
+    opts.set_encoding(RE2::Options::EncodingLatin1);
+    table[i] = std::make_unique<RE2>(kPatterns[i].regex, opts);
+  });
+  return *table[i];
 }
 
 namespace {
@@ -199,26 +201,23 @@ Event parse_graph_ring(std::string_view msg) {
 }
 
 Event parse_init(std::string_view msg) {
-  StringPiece api, comm, rank, nranks, cuda, nvml, bus, commid, phase;
-  if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::Init), &api, &comm,
-                         &rank, &nranks, &cuda, &nvml, &bus, &commid, &phase)) {
-    return UnknownEvent{};
-  }
+  InitCaptures g;
+  if (!match_init(msg, g)) return UnknownEvent{};
   InitEvent ev;
-  auto r = parse_u32(sv(rank));
-  auto n = parse_u32(sv(nranks));
+  auto r = parse_u32(g.rank);
+  auto n = parse_u32(g.nranks);
   if (!r || !n || *n == 0 || *n > kMaxRanks || *r >= *n) return MalformedEvent{"rank or nranks out of range"};
   ev.rank = *r;
   ev.nranks = *n;
-  ev.api = sv(api);
-  ev.comm_ptr = sv(comm);
-  if (auto c = parse_i64(sv(cuda))) ev.cuda_dev = static_cast<int>(std::clamp<int64_t>(*c, -1, 1 << 20));
-  if (!nvml.empty()) {
-    if (auto v = parse_i64(sv(nvml))) ev.nvml_dev = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 20));
+  ev.api = g.api;
+  ev.comm_ptr = g.comm;
+  if (auto c = parse_i64(g.cuda_dev)) ev.cuda_dev = static_cast<int>(std::clamp<int64_t>(*c, -1, 1 << 20));
+  if (!g.nvml_dev.empty()) {
+    if (auto v = parse_i64(g.nvml_dev)) ev.nvml_dev = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 20));
   }
-  if (!bus.empty()) ev.bus_id = parse_hex64(sv(bus));
-  if (!commid.empty()) ev.comm_id = parse_hex64(sv(commid));
-  ev.phase = phase == "START" ? InitPhase::Start : InitPhase::Complete;
+  if (!g.bus_id.empty()) ev.bus_id = parse_hex64(g.bus_id);
+  if (!g.comm_id.empty()) ev.comm_id = parse_hex64(g.comm_id);
+  ev.phase = g.phase == "START" ? InitPhase::Start : InitPhase::Complete;
   return ev;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The regular expressions for NCCL message shapes, one table, compiled once.
+// The regular expressions for NCCL message shapes, one table; each row is
+// compiled on first use.
 // Each row names the versions that print the shape and one real example.
 
 #include <re2/re2.h>
@@ -71,7 +72,15 @@ inline constexpr PatternRow kPatterns[] = {
      "Comm config netName reset to NCCL_NET=Socket"},
 };
 
-static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == static_cast<size_t>(PatternKind::kCount));
+inline constexpr size_t kPatternCount = static_cast<size_t>(PatternKind::kCount);
+static_assert(sizeof(kPatterns) / sizeof(kPatterns[0]) == kPatternCount);
+// Row i is PatternKind i.
+static_assert([] {
+  for (size_t i = 0; i < kPatternCount; ++i) {
+    if (static_cast<size_t>(kPatterns[i].kind) != i) return false;
+  }
+  return true;
+}());
 
 // The compiled table, indexed by PatternKind.
 const RE2& pattern(PatternKind kind);

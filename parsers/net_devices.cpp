@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include "src/util/numbers.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
@@ -21,17 +22,144 @@ int bounded_number(std::string_view p, size_t digits) {
   return v ? static_cast<int>(*v) : -1;
 }
 
+// The longest run of `pred` bytes from `at`: where it ends.
+template <typename Pred>
+size_t run_end(std::string_view s, size_t at, Pred pred) {
+  while (at < s.size() && pred(s[at])) ++at;
+  return at;
+}
+
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_name_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '.' || c == '-'; }
+// RE2's \s: [\t\n\f\r ].
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+struct ItemCaptures {
+  std::string_view index, name, port, rail, plane, layer, address;
+  size_t end = 0;
+};
+
+// `\[(\d+)\]` at `at`: where its digits end, or npos.
+size_t index_end(std::string_view s, size_t at, ItemCaptures& c) {
+  if (at >= s.size() || s[at] != '[') return std::string_view::npos;
+  size_t e = run_end(s, at + 1, is_digit);
+  if (e == at + 1 || e >= s.size() || s[e] != ']') return std::string_view::npos;
+  c.index = s.substr(at + 1, e - at - 1);
+  return e + 1;
+}
+
+// `\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::(\d+))?(?::(\d+))?/([A-Za-z]+)` at
+// `at`. Every run stops at a byte the next step needs, so no backtracking
+// changes the match.
+bool ib_item_at(std::string_view s, size_t at, ItemCaptures& c) {
+  size_t i = index_end(s, at, c);
+  if (i == std::string_view::npos) return false;
+  if (i < s.size() && is_space(s[i])) ++i;
+  size_t e = run_end(s, i, is_name_char);
+  if (e == i || e >= s.size() || s[e] != ':') return false;
+  c.name = s.substr(i, e - i);
+  i = e + 1;
+  e = run_end(s, i, is_digit);
+  if (e == i) return false;
+  c.port = s.substr(i, e - i);
+  for (std::string_view* extra : {&c.rail, &c.plane}) {
+    if (e < s.size() && s[e] == ':') {
+      size_t d = run_end(s, e + 1, is_digit);
+      if (d > e + 1) {
+        *extra = s.substr(e + 1, d - e - 1);
+        e = d;
+      }
+    }
+  }
+  if (e >= s.size() || s[e] != '/') return false;
+  i = e + 1;
+  e = run_end(s, i, is_letter);
+  if (e == i) return false;
+  c.layer = s.substr(i, e - i);
+  c.end = e;
+  return true;
+}
+
+// `\[(\d+)\]([A-Za-z0-9_.@\-]+):([^\s<>\[\]]+<\d+>)` at `at`.
+bool socket_item_at(std::string_view s, size_t at, ItemCaptures& c) {
+  size_t i = index_end(s, at, c);
+  if (i == std::string_view::npos) return false;
+  size_t e = run_end(s, i, [](char ch) { return is_name_char(ch) || ch == '@'; });
+  if (e == i || e >= s.size() || s[e] != ':') return false;
+  c.name = s.substr(i, e - i);
+  i = e + 1;
+  e = run_end(s, i, [](char ch) { return !is_space(ch) && ch != '<' && ch != '>' && ch != '[' && ch != ']'; });
+  if (e == i || e >= s.size() || s[e] != '<') return false;
+  size_t d = run_end(s, e + 1, is_digit);
+  if (d == e + 1 || d >= s.size() || s[d] != '>') return false;
+  c.address = s.substr(i, d + 1 - i);
+  c.end = d + 1;
+  return true;
+}
+
+// RE2's FindAndConsume: the leftmost item from `from` (every item starts with '[').
+template <typename ItemAt>
+bool find_item(std::string_view s, size_t& from, ItemAt item_at, ItemCaptures& c) {
+  for (size_t at = s.find('[', from); at != std::string_view::npos; at = s.find('[', at + 1)) {
+    c = {};
+    if (item_at(s, at, c)) {
+      from = c.end;
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr size_t kMaxDevices = 64;
+constexpr size_t kMaxName = 64;
+
 }  // namespace
 
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
-  // IB items: index, HCA, port, optional rail/plane, link layer.
-  static const re2::RE2 kIbItem(R"(\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::(\d+))?(?::(\d+))?/([A-Za-z]+))");
-  // Socket items: index, interface, address.
-  static const re2::RE2 kSocketItem(R"(\[(\d+)\]([A-Za-z0-9_.@\-]+):([^\s<>\[\]]+<\d+>))");
   std::vector<NetDeviceEntry> out;
   if (size_t oob = list.find(';'); oob != std::string_view::npos) list = list.substr(0, oob);
-  constexpr size_t kMaxDevices = 64;
-  constexpr size_t kMaxName = 64;
+  ItemCaptures c;
+  size_t from = 0;
+  bool any_ib = false;
+  while (out.size() < kMaxDevices && find_item(list, from, ib_item_at, c)) {
+    int i = bounded_number(c.index, 6);
+    int p = bounded_number(c.port, 5);
+    bool rail_ok = c.rail.empty() || bounded_number(c.rail, 6) >= 0;
+    bool plane_ok = c.plane.empty() || bounded_number(c.plane, 6) >= 0;
+    if (i < 0 || p < 0 || !rail_ok || !plane_ok || c.name.size() > kMaxName) continue;
+    any_ib = true;
+    // The link layer: its first 16 letters, as the pattern took them before.
+    out.push_back({i, c.name, p, c.layer.substr(0, 16), {}});
+  }
+  if (any_ib) return out;
+  from = 0;
+  while (out.size() < kMaxDevices && find_item(list, from, socket_item_at, c)) {
+    int i = bounded_number(c.index, 6);
+    // `addr<port>`: at most 64 characters before a port of at most 6 digits.
+    std::string_view addr = c.address;
+    size_t open = addr.rfind('<');
+    if (i < 0 || c.name.size() > kMaxName || open > kMaxName ||
+        bounded_number(addr.substr(open + 1, addr.size() - open - 2), 6) < 0) {
+      continue;
+    }
+    out.push_back({i, c.name, -1, {}, c.address});
+  }
+  return out;
+}
+
+std::vector<NetDeviceEntry> parse_net_devices_re2(std::string_view list) {
+  // IB items: index, HCA, port, optional rail/plane, link layer.
+  // Bytes, as the hand scan and every other pattern read them (Latin-1).
+  static const re2::RE2::Options kBytes = [] {
+    re2::RE2::Options o;
+    o.set_encoding(re2::RE2::Options::EncodingLatin1);
+    return o;
+  }();
+  static const re2::RE2 kIbItem(R"(\[(\d+)\]\s?([A-Za-z0-9_.\-]+):(\d+)(?::(\d+))?(?::(\d+))?/([A-Za-z]+))", kBytes);
+  // Socket items: index, interface, address.
+  static const re2::RE2 kSocketItem(R"(\[(\d+)\]([A-Za-z0-9_.@\-]+):([^\s<>\[\]]+<\d+>))", kBytes);
+  std::vector<NetDeviceEntry> out;
+  if (size_t oob = list.find(';'); oob != std::string_view::npos) list = list.substr(0, oob);
   re2::StringPiece input(list.data(), list.size());
   re2::StringPiece index, port, name, layer, rail, plane;
   bool any_ib = false;

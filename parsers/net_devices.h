@@ -16,6 +16,10 @@ namespace nd {
 
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list);
 
+// The same through the regular expressions it mirrors, for the differential
+// test and the fuzzer.
+std::vector<NetDeviceEntry> parse_net_devices_re2(std::string_view list);
+
 // The devices of the list before its `;`, a merged NIC counting once.
 uint32_t count_net_devices(std::string_view list);
 

@@ -1,5 +1,6 @@
 #include "parsers/net_devices.h"
 
+#include <random>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -102,4 +103,55 @@ TEST_CASE("socket interfaces other hosts cannot reach: loopback, link-local, hos
   CHECK(reach("[0]eth0:169.254.3.1<0>").link_local);
   CHECK(reach("[0]eth0:FEBF::1<0>").link_local);
   CHECK_FALSE(reach("[0]eth0:fec0::1<0>").link_local);
+}
+
+namespace {
+
+std::string describe(const std::vector<NetDeviceEntry>& d) {
+  std::string s;
+  for (const auto& e : d) {
+    s += "[" + std::to_string(e.index) + "|" + std::string(e.name) + "|" + std::to_string(e.port) + "|" +
+         std::string(e.link_layer) + "|" + std::string(e.address) + "]";
+  }
+  return s;
+}
+
+void check_same(const std::string& list) {
+  INFO("list: " << list);
+  CHECK(describe(parse_net_devices(list)) == describe(parse_net_devices_re2(list)));
+}
+
+}  // namespace
+
+TEST_CASE("net devices: the hand scan agrees with the regular expressions it mirrors") {
+  const std::vector<std::string> seeds = {
+      " [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.4.19<0>",
+      " [0]mlx5_0:1:0:1/IB [1]mlx5_3:1:3/UNSPECIFIED ; OOB ib0:10.1.0.10<0>",
+      " [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} ; OOB ib0:10.1.0.10<0>",
+      " [0]ib0:10.1.0.10<0> [1]eth0:fe80::1%eth0<0>",
+      " [0]mlx5_bond_0:1/RoCE [1]ibp12s0:1/IB",
+      " [0]eth0:10.0.0.1<1234567> [1]eth1:10.0.0.2<0> [2]eth2@vlan:10.0.0.3<0>",
+      " [0]mlx5_0:1/InfiniBandExtended [1]mlx5_1:1:1234567/IB [2]mlx5_2:1:2:3/IB [1234567]x:1/IB",
+      "[[0]mlx5_0:1/IB",
+      " [0]\tmlx5_0:1/IB [1] mlx5_1:1:/IB [2]mlx5_2::1/IB [3]mlx5_3:1/ [4]:1/IB",
+      " [0]eth0:<0> [1]eth1:a<> [2]eth2:a b<0> [3]eth3:a<0 [4]eth4:\xff\xfe<9>",
+      "",
+  };
+  for (const auto& s : seeds) check_same(s);
+  const std::string alphabet = " []{}:;/<>@%_.-=0123456789mlxethIBRoCE\t\r\n\f\v\xff";
+  std::mt19937 rng(20261204);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  for (int i = 0; i < 50000; ++i) {
+    std::string s = seeds[pick(seeds.size())];
+    for (int e = 0, edits = 1 + static_cast<int>(pick(4)); e < edits; ++e) {
+      size_t at = pick(s.size() + 1);
+      char c = alphabet[pick(alphabet.size())];
+      switch (pick(3)) {
+        case 0: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+        case 1: if (at < s.size()) s.erase(at, 1); break;
+        default: if (at < s.size()) s[at] = c; break;
+      }
+    }
+    check_same(s);
+  }
 }

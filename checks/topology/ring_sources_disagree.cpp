@@ -77,8 +77,9 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
         edges.emplace_back(e.channel, e.sender, e.receiver);
         if (e.send_transport != kNoTransport) sent.push_back({e.channel, e.sender, sent.size(), &e});
       }
-      std::sort(edges.begin(), edges.end());
-      std::sort(sent.begin(), sent.end());
+      // Already in order, unless a channel holds links with and without a conn index.
+      if (!std::is_sorted(edges.begin(), edges.end())) std::sort(edges.begin(), edges.end());
+      if (!std::is_sorted(sent.begin(), sent.end())) std::sort(sent.begin(), sent.end());
       sent.erase(std::unique(sent.begin(), sent.end(),
                              [](const Sent& x, const Sent& y) { return x.channel == y.channel && x.sender == y.sender; }),
                  sent.end());
