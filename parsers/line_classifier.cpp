@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <memory>
 #include <mutex>
@@ -56,6 +57,21 @@ constexpr std::string_view kIgnoredPrefixes[] = {
     "Ignoring ", "Retrying", "Dumping", "Comm ", "MNNVL", "Revoke", "Abort",
 };
 
+
+// Whether `s` holds `needle`, hopping with memchr on the needle's byte at
+// `rare`: string_view::find compares at every occurrence of the needle's
+// first byte, a space, and a connection line has a dozen before its " via ".
+bool holds(std::string_view s, std::string_view needle, size_t rare) {
+  for (size_t pos = rare; pos < s.size();) {
+    const void* hit = std::memchr(s.data() + pos, needle[rare], s.size() - pos);
+    if (!hit) return false;
+    size_t at = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    if (at - rare + needle.size() > s.size()) return false;
+    if (s.compare(at - rare, needle.size(), needle) == 0) return true;
+    pos = at + 1;
+  }
+  return false;
+}
 
 bool ignored_message(std::string_view msg) {
   for (auto p : kIgnoredPrefixes) {
@@ -420,7 +436,7 @@ Event classify_message(std::string_view msg) {
   switch (msg.front()) {
     case 'R':
       if (msg.starts_with("Ring ")) {
-        if (msg.find(" via ") != std::string_view::npos) return parse_connection(msg);
+        if (holds(msg, " via ", 1)) return parse_connection(msg);
         if (msg.find(" -> ") != std::string_view::npos) return parse_graph_ring(msg);
         Event e = parse_ring_listing(msg);
         if (!std::holds_alternative<UnknownEvent>(e)) return e;
@@ -428,7 +444,7 @@ Event classify_message(std::string_view msg) {
       break;
     case 'C':
       if (msg.starts_with("Channel ")) {
-        if (msg.find(" via ") != std::string_view::npos) return parse_connection(msg);
+        if (holds(msg, " via ", 1)) return parse_connection(msg);
         Event e = parse_ring_listing(msg);
         if (!std::holds_alternative<UnknownEvent>(e)) return e;
       } else if (msg.starts_with("Comm config netName")) {
@@ -503,8 +519,8 @@ Event classify_message(std::string_view msg) {
         return CudaDriverEvent{*v};
       }
       if (msg.starts_with("comm ")) {
-        if (msg.find("- Init ") != std::string_view::npos) return parse_init(msg);
-        if (msg.find(" nNodes ") != std::string_view::npos) return parse_comm_shape(msg);
+        if (holds(msg, "- Init ", 2)) return parse_init(msg);
+        if (holds(msg, " nNodes ", 1)) return parse_comm_shape(msg);
       }
       break;
     }
@@ -531,7 +547,7 @@ Event classify_message(std::string_view msg) {
     default:
       break;
   }
-  if (msg.find("- Init START") != std::string_view::npos || msg.find("- Init COMPLETE") != std::string_view::npos) {
+  if (holds(msg, "- Init START", 2) || holds(msg, "- Init COMPLETE", 2)) {
     return parse_init(msg);
   }
   if (auto trace = parse_return_trace(msg)) return *trace;
