@@ -26,7 +26,7 @@ if [ ! -s "$log" ]; then
 fi
 
 echo
-echo "bench: $(stat -c %s "$log") bytes, $(wc -l <"$log") lines, $hosts hosts x $gpus GPUs; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "bench: $(stat -L -c %s "$log") bytes, $(wc -l <"$log") lines, $hosts hosts x $gpus GPUs; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
 cat "$log" >/dev/null
 measure "nccl-doctor check FILE" "'$bin' check --color never '$log'"
 t_check=$secs

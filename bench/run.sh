@@ -35,7 +35,7 @@ job="--hosts $hosts --gpus-per-host $gpus --channels $channels --version $versio
 # for 2x and 1x (a half and a quarter), so the three logs share their init and
 # connection lines.
 big=$dir/log-4x.log
-if [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt "$full" ]; then
+if [ ! -s "$big" ] || [ "$(stat -L -c %s "$big")" -lt "$full" ]; then
   echo "bench: generating $size ($hosts hosts x $gpus GPUs, $channels channels, NCCL $version, COLL lines)"
   python3 bench/gen_biglog.py $job --size "$full" -o "$big"
   rm -f "$dir/log-1x.log" "$dir/log-2x.log"
@@ -90,7 +90,7 @@ echo
 echo "bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 log=$big
-echo "bench: 1. $(stat -c %s "$big") bytes, $(wc -l <"$big") lines: $hosts hosts x $gpus GPUs, $channels channels, NCCL $version"
+echo "bench: 1. $(stat -L -c %s "$big") bytes, $(wc -l <"$big") lines: $hosts hosts x $gpus GPUs, $channels channels, NCCL $version"
 run_case "log" "'$big'"
 measure "cat FILE | nccl-doctor check -" "cat '$big' | '$bin' check --color never -"
 t_pipe=$secs
@@ -103,10 +103,10 @@ echo "bench: scaling (same job, more COLL lines: a quarter, a half, all of it)"
 for k in 1 2 4; do
   f=$dir/log-${k}x.log
   cat "$f" >/dev/null
-  measure "${k}x: $(($(stat -c %s "$f") / 1048576)) MB  grep -c" "grep -c 'via NET/Socket' '$f'"
+  measure "${k}x: $(($(stat -L -c %s "$f") / 1048576)) MB  grep -c" "grep -c 'via NET/Socket' '$f'"
   g=$secs
   measure "${k}x: check FILE" "'$bin' check --color never '$f'"
-  echo "      check / grep $(ratio "$secs" "$g"), $(awk "BEGIN { printf \"%.0f\", $(stat -c %s "$f") / 1048576 / $secs }") MB/s"
+  echo "      check / grep $(ratio "$secs" "$g"), $(awk "BEGIN { printf \"%.0f\", $(stat -L -c %s "$f") / 1048576 / $secs }") MB/s"
 done
 
 if [ "$(bytes "$tag_size")" -gt 0 ]; then
@@ -116,7 +116,7 @@ if [ "$(bytes "$tag_size")" -gt 0 ]; then
     python3 bench/gen_biglog.py $job --launcher openmpi4-tag --size "$(bytes "$tag_size")" -o "$tagged"
   fi
   echo
-  echo "bench: 2. $(stat -c %s "$tagged") bytes behind mpirun --tag-output ([1,rank]<stdout>:)"
+  echo "bench: 2. $(stat -L -c %s "$tagged") bytes behind mpirun --tag-output ([1,rank]<stdout>:)"
   run_case "tag-output" "'$tagged'"
 fi
 
@@ -137,7 +137,7 @@ fi
 
 echo
 small=testdata/logs/2.28.3/plugin-init-fails-then-ib.log
-echo "bench: 4. start-up: $(stat -c %s "$small") bytes ($small), median of 100 runs"
+echo "bench: 4. start-up: $(stat -L -c %s "$small") bytes ($small), median of 100 runs"
 startup=$(python3 - "$bin" "$small" <<'PY'
 import subprocess, sys, time
 bin, log = sys.argv[1], sys.argv[2]

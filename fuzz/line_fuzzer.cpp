@@ -21,6 +21,7 @@
 #include "parsers/fast_shapes.h"
 #include "parsers/line_classifier.h"
 #include "parsers/line_splitter.h"
+#include "parsers/nccl_patterns.h"
 #include "parsers/nccl_prefix.h"
 #include "parsers/net_devices.h"
 #include "src/model/line_feeder.h"
@@ -70,6 +71,21 @@ void one_line(std::string_view line) {
                   init_fast.nvml_dev == init_re2.nvml_dev && init_fast.bus_id == init_re2.bus_id &&
                   init_fast.comm_id == init_re2.comm_id && init_fast.phase == init_re2.phase,
               "init matcher and RE2 capture different text");
+    }
+    {
+      re2::StringPiece net, list_re2;
+      std::string_view name, list;
+      bool by_hand = nd::match_net_using(h.payload, name, list);
+      bool by_re2 = RE2::FullMatch(re2::StringPiece(h.payload.data(), h.payload.size()),
+                                   nd::pattern(nd::PatternKind::NetUsing), &net, &list_re2);
+      require(by_hand == by_re2 && (!by_hand || (name == std::string_view(net.data(), net.size()) &&
+                                                 list == std::string_view(list_re2.data(), list_re2.size()))),
+              "NET/... Using matcher and RE2 disagree");
+      by_hand = nd::match_using_network(h.payload, name);
+      by_re2 = RE2::FullMatch(re2::StringPiece(h.payload.data(), h.payload.size()),
+                              nd::pattern(nd::PatternKind::UsingNetwork), &net);
+      require(by_hand == by_re2 && (!by_hand || name == std::string_view(net.data(), net.size())),
+              "Using network matcher and RE2 disagree");
     }
     auto devices = nd::parse_net_devices(h.payload);
     auto devices_re2 = nd::parse_net_devices_re2(h.payload);

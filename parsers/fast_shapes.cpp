@@ -387,7 +387,7 @@ class InitTail {
 // `comm (\S+) rank (\d+) nranks (\d+) cudaDev (-?\d+)` and the tail, from `pos`.
 bool init_from(std::string_view s, size_t pos, InitCaptures& out) {
   Cursor c(s.substr(pos));
-  std::string_view rank, nranks, sign, dev;
+  std::string_view rank, nranks, dev;
   if (!c.literal("comm ") || !c.span([](char ch) { return !is_space(ch); }, out.comm)) return false;
   if (!c.literal(" rank ") || !c.span(is_digit, rank)) return false;
   if (!c.literal(" nranks ") || !c.span(is_digit, nranks) || !c.literal(" cudaDev ")) return false;
@@ -424,6 +424,47 @@ bool match_init(std::string_view message, InitCaptures& out) {
   if (init_from(message, pos, out)) return true;
   out = {};
   return false;
+}
+
+bool match_net_using(std::string_view message, std::string_view& name, std::string_view& list) {
+  name = list = {};
+  if (!message.starts_with("NET/")) return false;
+  // `(\S+) ?: Using(.*)$`: the name is the whole word before " : Using", or,
+  // when the word ends in ':', the word without it before " Using".
+  size_t end = 4;
+  while (end < message.size() && !is_space(message[end])) ++end;
+  std::string_view word = message.substr(4, end - 4);
+  std::string_view after = message.substr(end);
+  size_t rest;
+  if (!word.empty() && after.starts_with(" : Using")) {
+    rest = end + 8;
+  } else if (word.size() >= 2 && word.back() == ':' && after.starts_with(" Using")) {
+    word.remove_suffix(1);
+    rest = end + 6;
+  } else {
+    return false;
+  }
+  // `.` does not match a newline.
+  if (message.find('\n', rest) != std::string_view::npos) return false;
+  name = word;
+  list = message.substr(rest);
+  return true;
+}
+
+bool match_using_network(std::string_view message, std::string_view& name) {
+  name = {};
+  constexpr std::string_view kPrefix = "Using network ";
+  if (!message.starts_with(kPrefix)) return false;
+  // `(.+?)\s*$` as in match_connection: at least one byte, trailing
+  // whitespace trimmed, no newline inside.
+  std::string_view rest = message.substr(kPrefix.size());
+  if (rest.empty()) return false;
+  size_t end = rest.size();
+  while (end > 0 && is_space(rest[end - 1])) --end;
+  if (end == 0) end = 1;
+  if (rest.substr(0, end).find('\n') != std::string_view::npos) return false;
+  name = rest.substr(0, end);
+  return true;
 }
 
 bool match_init_re2(std::string_view message, InitCaptures& out) {

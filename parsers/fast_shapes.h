@@ -66,4 +66,11 @@ bool match_init(std::string_view message, InitCaptures& out);
 // The same through RE2, for the differential test.
 bool match_init_re2(std::string_view message, InitCaptures& out);
 
+// `NET/<name> ?: Using<list>`, the whole message (PatternKind::NetUsing,
+// FullMatch semantics): one line per process.
+bool match_net_using(std::string_view message, std::string_view& name, std::string_view& list);
+
+// `Using network <name>`, trailing whitespace trimmed (PatternKind::UsingNetwork).
+bool match_using_network(std::string_view message, std::string_view& name);
+
 }  // namespace nd

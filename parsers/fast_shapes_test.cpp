@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include "parsers/nccl_patterns.h"
 #include "parsers/nccl_prefix.h"
 #include "parsers/simd.h"
 
@@ -231,6 +232,59 @@ TEST_CASE("the hand init matcher agrees with the RE2 pattern on mutated lines") 
   const std::string alphabet = " []-0123456789abcdefxABCDEF\t\r\n\f\v\xff" "commrankbusIdnvmlDevInitSTARTCOMPLETE";
   std::mt19937 rng(20261204);
   for (int i = 0; i < 50000; ++i) check_same_init(mutated(seeds[rng() % seeds.size()], alphabet, rng));
+}
+
+namespace {
+
+std::string view_or_none(bool matched, std::initializer_list<std::string_view> parts) {
+  if (!matched) return "no match";
+  std::string s;
+  for (std::string_view p : parts) s += "<" + std::string(p) + ">";
+  return s;
+}
+
+void check_same_network_lines(const std::string& msg) {
+  INFO("message: " << msg);
+  re2::StringPiece a, b;
+  std::string_view name, list;
+  bool fast = match_net_using(msg, name, list);
+  bool slow = RE2::FullMatch(msg, pattern(PatternKind::NetUsing), &a, &b);
+  CHECK(view_or_none(fast, {name, list}) ==
+        view_or_none(slow, {std::string_view(a.data(), a.size()), std::string_view(b.data(), b.size())}));
+  fast = match_using_network(msg, name);
+  slow = RE2::FullMatch(msg, pattern(PatternKind::UsingNetwork), &a);
+  CHECK(view_or_none(fast, {name}) == view_or_none(slow, {std::string_view(a.data(), a.size())}));
+}
+
+}  // namespace
+
+TEST_CASE("the hand NET/... Using and Using network matchers agree with their RE2 patterns") {
+  const std::vector<std::string> seeds = {
+      "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.4.19<0>",
+      "NET/Socket : Using [0]eth0:10.0.0.3<0>",
+      "NET/IB: Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.10<0>",
+      "NET/AWS Libfabric : Using 4 devices",
+      "NET/OFI : Using",
+      "NET/IB:x : Using a",
+      "NET/ : Using x",
+      "NET/: Using x",
+      "NET/a: : Using x",
+      "NET/IB  : Using x",
+      "NET/IB\t: Using x",
+      "NET/IB : Using x\ny",
+      "NET/IB : Usingx",
+      "Using network IB",
+      "Using network Socket  ",
+      "Using network  ",
+      "Using network \n",
+      "Using network a\nb",
+      "Using network AWS Libfabric\r\n",
+      "Using network ",
+  };
+  for (const auto& s : seeds) check_same_network_lines(s);
+  const std::string alphabet = " :/;[]NETUsingnetwork\t\r\n\f\v\xff";
+  std::mt19937 rng(4);
+  for (int i = 0; i < 50000; ++i) check_same_network_lines(mutated(seeds[rng() % seeds.size()], alphabet, rng));
 }
 
 TEST_CASE("the forward COLL header reader agrees with the backward one") {

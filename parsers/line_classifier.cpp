@@ -501,14 +501,15 @@ Event classify_message(std::string_view msg) {
       }
       if (!msg.starts_with("NET/")) break;
       if (auto n = parse_net_note(msg, false)) return *n;
-      if (full(msg, PatternKind::NetUsing, &a, &b)) {
-        return NetUsingEvent{sv(a), sv(b), parse_net_devices(sv(b)), count_net_devices(sv(b)), socket_addresses(sv(b))};
+      std::string_view name, list;
+      if (match_net_using(msg, name, list)) {
+        return NetUsingEvent{name, list, parse_net_devices(list), count_net_devices(list), socket_addresses(list)};
       }
       break;
     }
     case 'U': {
-      StringPiece a;
-      if (full(msg, PatternKind::UsingNetwork, &a)) return UsingNetworkEvent{sv(a)};
+      std::string_view name;
+      if (match_using_network(msg, name)) return UsingNetworkEvent{name};
       break;
     }
     case 'c': {

@@ -56,6 +56,14 @@ TEST_CASE("a text store keeps a place in a file instead of its text, and the fil
   CHECK(file->read(found->offset, found->size) == "second line");
   CHECK(found->check == TextStore::fingerprint("second line"));
   CHECK(TextStore::fingerprint("second line") != TextStore::fingerprint("second lime"));
+  // A changed byte anywhere, in the eight-byte words or the tail, or a length that differs.
+  const std::string line = "gpu01:2771:2771 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC";
+  for (size_t i = 0; i < line.size(); ++i) {
+    std::string changed = line;
+    changed[i] ^= 1;
+    CHECK(TextStore::fingerprint(changed) != TextStore::fingerprint(line));
+  }
+  CHECK(TextStore::fingerprint(std::string_view("a\0", 2)) != TextStore::fingerprint("a"));
   // Past the end of the file (it shrank): what is there.
   CHECK(file->read(20, 10) == "ne\n");
   CHECK(file->read(100, 10).empty());
