@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -70,17 +71,32 @@ std::vector<bool> hosts_seen_in_part(const JobModel& model) {
 }  // namespace
 
 std::vector<HostRails> build_rail_map(const JobModel& model) {
-  using Key = std::tuple<int, std::string, int>;  // gpu, net, dev
+  // Each NET transport's (net, dev) as a number that sorts as the pair does,
+  // so that the lookups below compare integers, not strings.
+  std::vector<std::pair<std::string_view, int>> rails;
+  for (const Transport& t : model.transports) {
+    if (t.family == TransportFamily::NET && t.net_dev >= 0) rails.emplace_back(t.net_name, t.net_dev);
+  }
+  std::sort(rails.begin(), rails.end());
+  rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
+  constexpr uint32_t kNoRail = UINT32_MAX;
+  std::vector<uint32_t> rail_of(model.transports.size(), kNoRail);
+  for (size_t i = 0; i < model.transports.size(); ++i) {
+    const Transport& t = model.transports[i];
+    if (t.family != TransportFamily::NET || t.net_dev < 0) continue;
+    auto it = std::lower_bound(rails.begin(), rails.end(), std::pair<std::string_view, int>(t.net_name, t.net_dev));
+    rail_of[i] = static_cast<uint32_t>(it - rails.begin());
+  }
+  using Key = std::pair<int, uint32_t>;  // gpu, rail: the order of gpu, net, dev
   std::map<uint32_t, std::map<Key, RailUse>> per_host;
   auto note = [&](const Communicator& comm, uint32_t rank, uint16_t transport, LineRef line) {
-    if (transport == kNoTransport || transport >= model.transports.size()) return;
+    if (transport == kNoTransport || transport >= model.transports.size() || rail_of[transport] == kNoRail) return;
     const Transport& t = model.transports[transport];
-    if (t.family != TransportFamily::NET || t.net_dev < 0) return;
     uint32_t host = comm.host_of(rank);
     if (host == kNoHost) return;
     const RankInfo& info = comm.ranks[rank];
     int gpu = info.nvml_dev >= 0 ? info.nvml_dev : info.cuda_dev;
-    RailUse& use = per_host[host][Key{gpu, t.net_name, t.net_dev}];
+    RailUse& use = per_host[host][Key{gpu, rail_of[transport]}];
     if (use.connections == 0) {
       use.gpu = gpu;
       use.bus_id = info.bus_id;
