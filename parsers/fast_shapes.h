@@ -44,6 +44,7 @@ bool has_control_or_cr(std::string_view s);
 struct ConnectionCaptures {
   std::string_view keyword, channel, conn, sender, sender_bracket, receiver, receiver_bracket, direction,
       transport;
+  bool operator==(const ConnectionCaptures&) const = default;
 };
 
 // `Ring|Channel NN[/k] : a[x] -> b[y] [send|receive] via TRANSPORT`, the
@@ -56,6 +57,7 @@ bool match_connection_re2(std::string_view message, ConnectionCaptures& out);
 // The capture groups of the init shape (PatternKind::Init), in its order.
 struct InitCaptures {
   std::string_view api, comm, rank, nranks, cuda_dev, nvml_dev, bus_id, comm_id, phase;
+  bool operator==(const InitCaptures&) const = default;
 };
 
 // `[api ]comm PTR rank R nranks N cudaDev D [optional fields] - Init

@@ -9,11 +9,13 @@
 
 #include <doctest/doctest.h>
 
+#include "parsers/mutation.h"
 #include "parsers/nccl_patterns.h"
 #include "parsers/nccl_prefix.h"
 #include "parsers/simd.h"
 
 using namespace nd;
+using nd::test::mutated;
 
 namespace {
 
@@ -69,22 +71,6 @@ void check_same_init(const std::string& msg) {
   CHECK(describe(a, fast) == describe(b, re2));
 }
 
-// Up to three random edits (insert, erase, replace, cut) of `s` from `alphabet`.
-std::string mutated(std::string s, const std::string& alphabet, std::mt19937& rng) {
-  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
-  int edits = 1 + static_cast<int>(pick(3));
-  for (int e = 0; e < edits; ++e) {
-    size_t at = s.empty() ? 0 : pick(s.size() + 1);
-    char c = alphabet[pick(alphabet.size())];
-    switch (pick(4)) {
-      case 0: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c); break;
-      case 1: if (at < s.size()) s.erase(at, 1); break;
-      case 2: if (at < s.size()) s[at] = c; break;
-      default: s = s.substr(0, at); break;
-    }
-  }
-  return s;
-}
 
 }  // namespace
 
