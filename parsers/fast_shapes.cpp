@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 
+#include "parsers/char_classes.h"
 #include "parsers/nccl_patterns.h"
 #include "parsers/simd.h"
 #include "parsers/swar.h"
@@ -14,10 +15,6 @@
 namespace nd {
 namespace {
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-// RE2's \s: [\t\n\f\r ].
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
 // A cursor over the message; every step either consumes what it expects or
 // fails, like the regular expression it mirrors.
@@ -178,7 +175,6 @@ size_t digits_before(std::string_view s, size_t end) {
   return i == end ? std::string_view::npos : i;
 }
 
-bool is_host_char(char c) { return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_'; }
 
 }  // namespace
 
@@ -194,7 +190,7 @@ std::optional<std::string_view> per_operation_host(std::string_view text, size_t
   size_t pid = digits_before(text, tid - 1);
   if (pid == std::string_view::npos || pid < 2 || text[pid - 1] != ':') return std::nullopt;
   size_t host_start = pid - 1;
-  while (host_start > 0 && is_host_char(text[host_start - 1])) --host_start;
+  while (host_start > 0 && is_name_char(text[host_start - 1])) --host_start;
   if (host_start == pid - 1) return std::nullopt;
   return text.substr(host_start, pid - 1 - host_start);
 }
@@ -279,7 +275,7 @@ bool match_connection(std::string_view message, ConnectionCaptures& out) {
   std::string_view rest = c.rest();
   if (rest.empty()) return false;
   size_t end = rest.size();
-  while (end > 0 && is_space(rest[end - 1])) --end;
+  while (end > 0 && is_re2_space(rest[end - 1])) --end;
   if (end == 0) end = 1;
   std::string_view transport = rest.substr(0, end);
   if (transport.find('\n') != std::string_view::npos) return false;
@@ -322,7 +318,7 @@ class InitTail {
       if (f.value == Value::Token) {
         // `\S+`, longest first: a shorter one can only be followed by `- Init`.
         size_t end = at;
-        while (end < s_.size() && !is_space(s_[end])) ++end;
+        while (end < s_.size() && !is_re2_space(s_[end])) ++end;
         for (size_t e = end; e > at; --e) {
           if ((e == end || s_[e] == '-') && from(e, field + 1)) return true;
         }
@@ -388,7 +384,7 @@ class InitTail {
 bool init_from(std::string_view s, size_t pos, InitCaptures& out) {
   Cursor c(s.substr(pos));
   std::string_view rank, nranks, dev;
-  if (!c.literal("comm ") || !c.span([](char ch) { return !is_space(ch); }, out.comm)) return false;
+  if (!c.literal("comm ") || !c.span([](char ch) { return !is_re2_space(ch); }, out.comm)) return false;
   if (!c.literal(" rank ") || !c.span(is_digit, rank)) return false;
   if (!c.literal(" nranks ") || !c.span(is_digit, nranks) || !c.literal(" cudaDev ")) return false;
   size_t dev_start = c.pos();
@@ -432,7 +428,7 @@ bool match_net_using(std::string_view message, std::string_view& name, std::stri
   // `(\S+) ?: Using(.*)$`: the name is the whole word before " : Using", or,
   // when the word ends in ':', the word without it before " Using".
   size_t end = 4;
-  while (end < message.size() && !is_space(message[end])) ++end;
+  while (end < message.size() && !is_re2_space(message[end])) ++end;
   std::string_view word = message.substr(4, end - 4);
   std::string_view after = message.substr(end);
   size_t rest;
@@ -460,7 +456,7 @@ bool match_using_network(std::string_view message, std::string_view& name) {
   std::string_view rest = message.substr(kPrefix.size());
   if (rest.empty()) return false;
   size_t end = rest.size();
-  while (end > 0 && is_space(rest[end - 1])) --end;
+  while (end > 0 && is_re2_space(rest[end - 1])) --end;
   if (end == 0) end = 1;
   if (rest.substr(0, end).find('\n') != std::string_view::npos) return false;
   name = rest.substr(0, end);

@@ -5,6 +5,7 @@
 
 #include <re2/re2.h>
 
+#include "parsers/char_classes.h"
 #include "src/util/numbers.h"
 #include "src/util/text.h"
 
@@ -29,10 +30,6 @@ size_t run_end(std::string_view s, size_t at, Pred pred) {
   return at;
 }
 
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_name_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '.' || c == '-'; }
-// RE2's \s: [\t\n\f\r ].
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
 struct ItemCaptures {
   std::string_view index, name, port, rail, plane, layer, address;
@@ -54,7 +51,7 @@ size_t index_end(std::string_view s, size_t at, ItemCaptures& c) {
 bool ib_item_at(std::string_view s, size_t at, ItemCaptures& c) {
   size_t i = index_end(s, at, c);
   if (i == std::string_view::npos) return false;
-  if (i < s.size() && is_space(s[i])) ++i;
+  if (i < s.size() && is_re2_space(s[i])) ++i;
   size_t e = run_end(s, i, is_name_char);
   if (e == i || e >= s.size() || s[e] != ':') return false;
   c.name = s.substr(i, e - i);
@@ -73,7 +70,7 @@ bool ib_item_at(std::string_view s, size_t at, ItemCaptures& c) {
   }
   if (e >= s.size() || s[e] != '/') return false;
   i = e + 1;
-  e = run_end(s, i, is_letter);
+  e = run_end(s, i, is_alpha);
   if (e == i) return false;
   c.layer = s.substr(i, e - i);
   c.end = e;
@@ -88,7 +85,7 @@ bool socket_item_at(std::string_view s, size_t at, ItemCaptures& c) {
   if (e == i || e >= s.size() || s[e] != ':') return false;
   c.name = s.substr(i, e - i);
   i = e + 1;
-  e = run_end(s, i, [](char ch) { return !is_space(ch) && ch != '<' && ch != '>' && ch != '[' && ch != ']'; });
+  e = run_end(s, i, [](char ch) { return !is_re2_space(ch) && ch != '<' && ch != '>' && ch != '[' && ch != ']'; });
   if (e == i || e >= s.size() || s[e] != '<') return false;
   size_t d = run_end(s, e + 1, is_digit);
   if (d == e + 1 || d >= s.size() || s[d] != '>') return false;
