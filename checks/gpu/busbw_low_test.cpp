@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "checks/check_fixture.h"
+#include "src/model/busbw_expectation.h"
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -39,6 +40,53 @@ TEST_CASE("busbw-low: an H100 box at a third of its NVSwitch figure") {
 TEST_CASE("busbw-low: at peak, or without a figure for the hardware, it says nothing") {
   CHECK(run_rule("busbw-low", fixture("good-h100-box-at-peak.log")).empty());
   CHECK(run_rule("busbw-low", fixture("good-pcie-cards-no-figure.log")).empty());
+}
+
+TEST_CASE("busbw-low: inside one host, the figure comes from the NVLinks `topo -m` shows between its GPUs") {
+  auto found = run_rule("busbw-low", fixture("bad-four-a100-below-their-nvlinks.log"));
+  CHECK(messages(found) ==
+        std::vector<std::string>{
+            "warning: all_reduce_perf on 4 ranks, 1 host: busbw 61.2 GB/s at 8 GiB, 0.26x the 231 GB/s expected (4 "
+            "GPUs of one host with NV12 between each pair in `nvidia-smi topo -m`: 12 x 25 GB/s each way (NVLink 3), "
+            "77 % of that); compare with a run of NCCL_DEBUG=INFO beside it (`nccl-doctor check`) to see which link "
+            "is slow"});
+  CHECK(run_rule("busbw-low", fixture("good-four-a100-near-their-nvlinks.log")).empty());
+
+  auto lines = fixture_lines("bad-four-a100-below-their-nvlinks.log");
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    auto copy = lines;
+    for (auto& line : copy) {
+      for (size_t at; (at = line.find(from)) != std::string::npos;) line.replace(at, from.size(), to);
+    }
+    return copy;
+  };
+  // A pair without NVLink: the GPUs are not all joined, so no figure.
+  auto one_pcie_pair = lines;
+  for (auto& line : one_pcie_pair) {
+    if (line.starts_with("GPU0\t")) line.replace(line.find("NV12"), 4, "SYS");
+    if (line.starts_with("GPU1\t")) line.replace(line.find("NV12"), 4, "SYS");
+  }
+  CHECK(run_rule("busbw-low", model_from_lines(one_pcie_pair)).empty());
+  // A GPU family without a known NVLink rate, and a matrix of another host.
+  CHECK(run_rule("busbw-low", model_from_lines(replaced("NVIDIA A100-SXM4-80GB", "NVIDIA RTX A6000"))).empty());
+  auto other_host = lines;
+  for (auto& line : other_host) {
+    if (line.starts_with("$ ./build")) break;
+    line = "hgx-a100-08: " + line;
+  }
+  CHECK(run_rule("busbw-low", model_from_lines(other_host)).empty());
+  // The fewest links between a pair is what a ring gets at least.
+  auto uneven = lines;
+  for (auto& line : uneven) {
+    if (line.starts_with("GPU2\t")) line = "GPU2\tNV12\tNV4\t X \tNV12\t32-63,96-127\t1\t\tN/A";
+    if (line.starts_with("GPU1\t")) line = "GPU1\tNV12\t X \tNV4\tNV12\t0-31,64-95\t0\t\tN/A";
+  }
+  auto model = model_from_lines(uneven);
+  REQUIRE(model.gpu_side.nccl_tests.size() == 1);
+  auto expected = expected_busbw(model.gpu_side.nccl_tests[0].run, model);
+  REQUIRE(expected);
+  CHECK(expected->gbs == doctest::Approx(77));
+  CHECK(run_rule("busbw-low", model).empty());
 }
 
 TEST_CASE("busbw-low: --expect-busbw judges any run, and a socket link in the log is named as the cause") {

@@ -37,7 +37,132 @@ bool busbw_comparable(const std::string& op) {
   return op == "all_reduce" || op == "all_gather" || op == "reduce_scatter";
 }
 
+// NVLink bandwidth per link, each way, by the GPU family in the name
+// nvidia-smi and nccl-tests print. The first part found wins: H200 before H20.
+struct NvlinkGeneration {
+  const char* name_part;
+  double link_gbs;
+  const char* generation;
+};
+
+constexpr std::array<NvlinkGeneration, 14> kNvlinkGenerations = {{
+    {"P100", 20, "NVLink 1"},
+    {"V100", 25, "NVLink 2"},
+    {"A100", 25, "NVLink 3"},
+    {"A800", 25, "NVLink 3"},
+    {"A30", 25, "NVLink 3"},
+    {"GH200", 25, "NVLink 4"},
+    {"H100", 25, "NVLink 4"},
+    {"H200", 25, "NVLink 4"},
+    {"H800", 25, "NVLink 4"},
+    {"H20", 25, "NVLink 4"},
+    {"GB200", 50, "NVLink 5"},
+    {"B200", 50, "NVLink 5"},
+    {"B100", 50, "NVLink 5"},
+    {"B300", 50, "NVLink 5"},
+}};
+
+const NvlinkGeneration* nvlink_generation(const std::string& gpu_name) {
+  for (const auto& g : kNvlinkGenerations) {
+    if (gpu_name.find(g.name_part) != std::string::npos) return &g;
+  }
+  return nullptr;
+}
+
+// "NV12" -> 12; nullopt for a PCIe or CPU path.
+std::optional<uint32_t> nvlink_count(const std::string& cell) {
+  if (cell.size() < 3 || !cell.starts_with("NV")) return std::nullopt;
+  uint32_t n = 0;
+  for (char c : std::string_view(cell).substr(2)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return n > 0 ? std::optional<uint32_t>(n) : std::nullopt;
+}
+
+// The matrix printed under `host`, else the one matrix of the input that
+// named no host (a bare `topo -m` file beside the test's output).
+const TopologyFact* topology_of(const JobModel& m, const std::string& host) {
+  const TopologyFact* unnamed = nullptr;
+  size_t unnamed_count = 0;
+  for (const auto& t : m.gpu_side.topologies) {
+    if (same_host_name(t.host, host)) return &t;
+    if (t.host.empty()) {
+      unnamed = &t;
+      ++unnamed_count;
+    }
+  }
+  return unnamed_count == 1 ? unnamed : nullptr;
+}
+
+// The fewest NVLinks between any two of `gpus` ("GPU0", …); nullopt when a
+// pair has none.
+std::optional<uint32_t> fewest_nvlinks(const TopoMatrix& matrix, const std::vector<std::string>& gpus) {
+  std::optional<uint32_t> fewest;
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    auto row = matrix.links.find(gpus[i]);
+    if (row == matrix.links.end()) return std::nullopt;
+    for (size_t j = 0; j < gpus.size(); ++j) {
+      if (i == j) continue;
+      auto cell = row->second.find(gpus[j]);
+      if (cell == row->second.end()) return std::nullopt;
+      auto links = nvlink_count(cell->second);
+      if (!links) return std::nullopt;
+      fewest = fewest ? std::min(*fewest, *links) : *links;
+    }
+  }
+  return fewest;
+}
+
 }  // namespace
+
+std::optional<BusbwExpectation> derived_nvlink_busbw(const NcclTestsRun& run, const JobModel& model) {
+  if (!busbw_comparable(run.op) || run.ranks.size() < 2) return std::nullopt;
+  std::set<std::string> hosts, names;
+  std::set<uint32_t> devices;
+  for (const auto& r : run.ranks) {
+    if (r.host.empty()) return std::nullopt;
+    hosts.insert(r.host);
+    if (!r.name.empty()) names.insert(r.name);
+    devices.insert(r.device);
+  }
+  if (hosts.size() != 1 || devices.size() != run.ranks.size()) return std::nullopt;
+  const TopologyFact* topology = topology_of(model, *hosts.begin());
+  if (!topology) return std::nullopt;
+  if (names.empty()) {
+    for (const auto& g : model.gpu_side.gpus) {
+      if (g.host == topology->host && !g.name.empty()) names.insert(g.name);
+    }
+  }
+  if (names.size() != 1) return std::nullopt;
+  const NvlinkGeneration* generation = nvlink_generation(*names.begin());
+  if (!generation) return std::nullopt;
+
+  std::vector<std::string> all_gpus;
+  for (const auto& d : topology->matrix.devices) {
+    if (d.starts_with("GPU")) all_gpus.push_back(d);
+  }
+  if (run.ranks.size() > all_gpus.size()) return std::nullopt;
+  // The pairs the run used: all of the host's GPUs; or, when it used some,
+  // its devices, trusted only where every pair of the host has the same
+  // links (a CUDA device number need not be nvidia-smi's).
+  std::optional<uint32_t> links;
+  if (run.ranks.size() == all_gpus.size()) {
+    links = fewest_nvlinks(topology->matrix, all_gpus);
+  } else {
+    std::vector<std::string> used;
+    for (uint32_t d : devices) used.push_back(fmt::format("GPU{}", d));
+    links = fewest_nvlinks(topology->matrix, used);
+    if (links && fewest_nvlinks(topology->matrix, all_gpus) != links) return std::nullopt;
+  }
+  if (!links) return std::nullopt;
+  double per_gpu = *links * generation->link_gbs;
+  return BusbwExpectation{
+      per_gpu * kNvlinkShare,
+      fmt::format("{} GPUs of one host with NV{} between each pair in `nvidia-smi topo -m`: {} x {:g} GB/s each way "
+                  "({}), {:.0f} % of that",
+                  run.ranks.size(), *links, *links, generation->link_gbs, generation->generation, kNvlinkShare * 100)};
+}
 
 const NcclTestsRow* largest_row(const NcclTestsRun& run) {
   const NcclTestsRow* best = nullptr;
@@ -124,6 +249,7 @@ std::optional<BusbwExpectation> derived_fabric_busbw(const NcclTestsRun& run, co
 
 std::optional<BusbwExpectation> expected_busbw(const NcclTestsRun& run, const JobModel& model) {
   if (auto one_host = derived_busbw(run)) return one_host;
+  if (auto nvlink = derived_nvlink_busbw(run, model)) return nvlink;
   return derived_fabric_busbw(run, model);
 }
 

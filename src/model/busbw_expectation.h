@@ -33,8 +33,19 @@ std::optional<BusbwExpectation> derived_busbw(const NcclTestsRun& run);
 std::optional<BusbwExpectation> derived_fabric_busbw(const NcclTestsRun& run, const JobModel& model);
 inline constexpr double kFabricShare = 0.9;
 
-// The figure for `run` from everything the inputs show: one host's GPUs,
-// else the fabric between hosts.
+// A run inside one host whose GPUs `nvidia-smi topo -m` (of that host, or
+// the input's one unnamed matrix) shows joined by NVLink, every pair: what
+// the fewest links between a pair carry each way, by the NVLink generation
+// of the GPUs' name, times kNvlinkShare. Ring all-reduce over NVSwitch
+// reaches 77-82 % of the links' rate (A100: 230 of 300 GB/s, H100: 370 of
+// 450); the fewest links of a pair is what one ring gets at least where
+// GPUs are meshed without a switch. None when a pair has no NVLink, the
+// name has no known generation or the run's GPUs cannot be told.
+std::optional<BusbwExpectation> derived_nvlink_busbw(const NcclTestsRun& run, const JobModel& model);
+inline constexpr double kNvlinkShare = 0.77;
+
+// The figure for `run` from everything the inputs show: one host's GPUs
+// (the table, else their NVLinks), else the fabric between hosts.
 std::optional<BusbwExpectation> expected_busbw(const NcclTestsRun& run, const JobModel& model);
 
 // The row a run is judged by: its largest size; nullptr when it has none.
