@@ -1,5 +1,7 @@
 #include "parsers/envelope.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 #include "src/util/numbers.h"
@@ -139,14 +141,22 @@ size_t match_hydra(std::string_view s, std::optional<uint32_t>& rank) {
   return n + 3;
 }
 
-// What pastes put before a line: a Markdown quote `> `, a Databricks
-// notebook export's `# MAGIC `, indentation, and the backslash of `\#`,
-// which a Markdown source keeps so that a tool's `# gpu pwr` header line
-// does not render as a heading.
+// What pastes put before a line: a Markdown quote `> `, a Markdown fence or
+// code span glued to the line (```host:pid:tid …), a Databricks notebook
+// export's `# MAGIC `, `# ` before the borders of a table pasted as
+// comments, indentation, and the backslash of `\#`, which a Markdown source
+// keeps so that a tool's `# gpu pwr` header line does not render as a heading.
 size_t match_decoration(std::string_view s) {
   if (s[0] == '>') return s.size() > 1 && s[1] == ' ' ? 2 : 1;
   if (s[0] == '\\') return s.size() > 1 && s[1] == '#' ? 1 : 0;
+  if (s[0] == '`') {  // a Markdown fence or code span glued to the line
+    size_t p = 0;
+    while (p < s.size() && s[p] == '`') ++p;
+    return p;
+  }
   if (s[0] == '#') {
+    // A table pasted as comments: "# +----", "# | NVIDIA-SMI".
+    if (s.size() > 2 && s[1] == ' ' && (s[2] == '|' || s[2] == '+')) return 2;
     if (!starts_with_at(s, 0, "# MAGIC")) return 0;
     return s.size() > 7 && s[7] == ' ' ? 8 : 7;
   }
@@ -216,6 +226,7 @@ size_t match_pdsh(std::string_view s, std::string_view& host) {
   if (p == 0 || p + 2 > s.size() || s[p] != ':' || s[p + 1] != ' ') return 0;
   std::string_view rest = s.substr(p + 2);
   if (rest.find(" NCCL ") == std::string_view::npos && !rest.starts_with("NCCL ")) return 0;
+  if (rest.starts_with("Test ")) return 0;  // nccl-tests' own "host: Test NCCL failure"
   host = s.substr(0, p);
   return p + 2;
 }
@@ -260,6 +271,14 @@ size_t output_host_prefix(std::string_view payload, std::string_view& host) {
   }
   if (p == 0 || !marked || !(is_lower(payload[0]) || is_upper(payload[0]))) return 0;
   if (p + 1 >= payload.size() || payload[p] != ':' || (payload[p + 1] != ' ' && payload[p + 1] != '\t')) return 0;
+  // `nvidia-smi topo -m`'s NIC Legend ("  NIC0: mlx5_0") names a NIC, not a host.
+  if (p > 3 && payload.starts_with("NIC") &&
+      std::all_of(payload.begin() + 3, payload.begin() + static_cast<std::ptrdiff_t>(p), [](char c) { return is_digit(c); })) {
+    return 0;
+  }
+  // nccl-tests prints its failures after the host's name itself:
+  // "gpu07: Test NCCL failure common.cu:1005 '…'", which its run keeps.
+  if (payload.substr(p + 2).starts_with("Test ")) return 0;
   host = payload.substr(0, p);
   return p + 2;
 }
@@ -297,15 +316,15 @@ Envelope strip_envelope(std::string_view line) {
     size_t n = 0;
     std::optional<uint32_t> rank;
     // Every prefix starts with a digit, '[', '<', '(', ' ', a host-name
-    // character or a decoration ('>', '#', tab): most lines are decided on
+    // character or a decoration ('>', '#', tab, '`'): most lines are decided on
     // their first byte.
     char first = s.front();
     if (!is_digit(first) && !is_upper(first) && !is_lower(first) && first != '[' && first != '<' &&
         first != '(' && first != ' ' && first != '-' && first != '_' && first != '.' && first != '>' &&
-        first != '#' && first != '\t' && first != '\\') {
+        first != '#' && first != '\t' && first != '\\' && first != '`') {
       break;
     }
-    if (first == '>' || first == '#' || first == '\t' || first == '\\') {
+    if (first == '>' || first == '#' || first == '\t' || first == '\\' || first == '`') {
       if (!(n = match_decoration(s))) break;
     } else if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
       // A host name: only pdsh/clush starts so (the matchers below need

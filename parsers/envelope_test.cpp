@@ -57,9 +57,40 @@ TEST_CASE("pdsh host prefix only before NCCL text") {
   auto e = strip_envelope("104.171.201.172: lambda-scalar03:148966:148966 [0] NCCL INFO Using network Socket");
   CHECK(e.payload == "lambda-scalar03:148966:148966 [0] NCCL INFO Using network Socket");
   CHECK(e.launcher_host == "104.171.201.172");
+  e = strip_envelope("gpu07: Test NCCL failure common.cu:1005 'unhandled system error / '");
+  CHECK(e.launcher == Launcher::None);
+  CHECK(e.payload.starts_with("gpu07: Test"));
   e = strip_envelope("WARNING: something else");
   CHECK(e.payload == "WARNING: something else");
   CHECK(e.launcher == Launcher::None);
+}
+
+TEST_CASE("a host prefix before another tool's output, but not topo -m's NIC Legend") {
+  std::string_view host;
+  CHECK(output_host_prefix("gpu07: | NVIDIA-SMI 535.104.05", host) == 7);
+  CHECK(host == "gpu07");
+  host = {};
+  CHECK(output_host_prefix("NIC0: mlx5_0", host) == 0);
+  CHECK(output_host_prefix("NIC11: mlx5_bond_0", host) == 0);
+  CHECK(host.empty());
+  CHECK(output_host_prefix("NICE1: | NVIDIA-SMI", host) == 7);
+  // nccl-tests' own "host: Test NCCL failure" is its output, not a prefix.
+  CHECK(output_host_prefix("gpu07: Test NCCL failure common.cu:1005 'unhandled system error / '", host) == 0);
+}
+
+TEST_CASE("a Markdown fence or code span glued to the line, and a table pasted as comments") {
+  auto e = strip_envelope("```gpu01:2771:2771 [0] NCCL INFO Using network IB");
+  CHECK(e.payload == kLine);
+  e = strip_envelope("`gpu01:2771:2771 [0] NCCL INFO Using network IB");
+  CHECK(e.payload == kLine);
+  e = strip_envelope("> ```gpu01:2771:2771 [0] NCCL INFO Using network IB");
+  CHECK(e.payload == kLine);
+  CHECK(strip_envelope("# | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |")
+            .payload.starts_with("| NVIDIA-SMI"));
+  CHECK(strip_envelope("# +---------------------------------------------------------------------------------------+")
+            .payload.starts_with("+---"));
+  // nccl-tests' own comment lines stay as they are.
+  CHECK(strip_envelope("#  Rank  0 Group  0 Pid  40210 on ws-l40s-01 device  0 [0x18] NVIDIA L40S").payload.starts_with("#  Rank"));
 }
 
 TEST_CASE("Kubernetes CRI and kubectl timestamps, stacked under Ray") {

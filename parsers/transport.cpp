@@ -73,6 +73,14 @@ Transport parse_transport(std::string_view text) {
       break;
     }
   }
+  // No transport name holds two blanks in a row ("NET/AWS Libfabric/0" has
+  // one): after two, the rest is another record that was joined to this line.
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if ((text[i] == ' ' || text[i] == '\t') && (text[i + 1] == ' ' || text[i + 1] == '\t')) {
+      text = text.substr(0, i);
+      break;
+    }
+  }
   text = trim_right(text);
   // RCCL appends ` comm 0x... nRanks NN`.
   if (size_t rccl = text.find(" comm 0x"); rccl != std::string_view::npos) text = text.substr(0, rccl);

@@ -67,6 +67,16 @@ TEST_CASE("bytes that are not printable ASCII end the transport text") {
   CHECK(t.raw == "NET/Socket/0");
 }
 
+TEST_CASE("a record joined after two blanks, even one cut short, is not part of the transport") {
+  auto t = parse_transport("NET/IB/1/GDRDMA      hostA:13:23 [");
+  CHECK(t.raw == "NET/IB/1/GDRDMA");
+  CHECK(t.net_name == "IB");
+  CHECK(t.net_dev == 1);
+  CHECK(t.gdr);
+  CHECK(parse_transport("P2P/CUMEM/read\t\tgpu01:1:1 [0] NCCL INFO").raw == "P2P/CUMEM/read");
+  CHECK(parse_transport("NET/AWS Libfabric/0/GDRDMA").net_name == "AWS Libfabric");
+}
+
 TEST_CASE("network families by name, as NCCL and the plugins print them") {
   // NCCL's own, 2.4+ and the 2.30 stub build.
   CHECK(net_family("IB") == NetFamily::Verbs);

@@ -40,6 +40,32 @@ TEST_CASE("gpu-shared: an unnamed host, the biggest first, more than four summar
                                  "mapping)"});
 }
 
+TEST_CASE("gpu-shared: a desktop compositor that also touches CUDA is not a second rank") {
+  auto m = model_of(table({gpu(1, 30900, 97)}, {process(1, "2210", "C", "/app/llama-server", "30548MiB"),
+                                                process(1, "1873", "C+G", "/usr/bin/kwin_wayland", "14MiB")}));
+  CHECK(run_rule("gpu-shared", m).empty());
+  auto two_ranks = model_of(table({gpu(1, 30900, 97)}, {process(1, "2210", "C", "python", "15000MiB"),
+                                                        process(1, "2211", "C+G", "python", "15000MiB")}));
+  CHECK(run_rule("gpu-shared", two_ranks).size() == 1);
+}
+
+TEST_CASE("gpu-shared: --query-compute-apps rows that name no GPU are the GPU's on a host with one") {
+  std::vector<std::string> lines{"utilization.gpu [%], memory.used [MiB], memory.total [MiB]", "95 %, 14745 MiB, 24564 MiB",
+                                 "---", "pid, process_name, used_gpu_memory [MiB]", "1580, python, 7340 MiB",
+                                 "1597, python, 7394 MiB"};
+  auto m = model_from_lines(lines);
+  REQUIRE(m.gpu_side.gpus.size() == 1);
+  REQUIRE(m.gpu_side.gpus[0].processes.size() == 2);
+  CHECK(m.gpu_side.gpus[0].processes[1].pid == 1597u);
+  CHECK(run_rule("gpu-shared", m).size() == 1);
+  // Two GPUs: the rows cannot be told apart, so they are on neither.
+  lines.insert(lines.begin() + 2, "3 %, 4 MiB, 24564 MiB");
+  auto two = model_from_lines(lines);
+  REQUIRE(two.gpu_side.gpus.size() == 2);
+  CHECK(two.gpu_side.gpus[0].processes.empty());
+  CHECK(two.gpu_side.gpus[1].processes.empty());
+}
+
 TEST_CASE("gpu-shared: --query-compute-apps rows name the GPU by bus, with no type") {
   auto m = model_from({
       "$ nvidia-smi --query-gpu=index,pci.bus_id,utilization.gpu --format=csv",

@@ -42,7 +42,14 @@ bool mps_on(const GpuTrack& g) {
                      [](const GpuProcessFact& p) { return p.mps_server || p.type.starts_with("M"); });
 }
 
-bool is_compute_client(const GpuProcessFact& p) { return p.type != "G" && !p.mps_server; }
+// A desktop application that also touches CUDA (`C+G`: a compositor, a
+// browser) holds a few MiB there; a rank's CUDA context alone takes hundreds.
+constexpr double kRankContextMib = 100;
+
+bool is_compute_client(const GpuProcessFact& p) {
+  if (p.type == "G" || p.mps_server) return false;
+  return !(p.type == "C+G" && p.mem_mib && *p.mem_mib < kRankContextMib);
+}
 
 bool in_mig_instance(const GpuProcessFact& p) { return p.gpu_instance.has_value(); }
 

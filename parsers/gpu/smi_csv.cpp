@@ -499,6 +499,7 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
     adjacent_ = true;
     return true;
   }
+  release_unshown();
   adjacent_ = false;
   return false;
 }
@@ -539,11 +540,17 @@ std::optional<double> seconds_of_day(std::string_view time) {
 // be told from the timestamp (the rows of one query are printed within
 // a fraction of a second, a loop's queries at least -lms apart), or, without
 // one, where the rows of one query stand together after a command line
-// without a loop; not for a loop without timestamps, output whose command
-// line was not kept, nor `-i` naming several GPUs or naming them by bus id
+// without a loop, or after a header whose command line was not kept (a
+// paste shows one query; up to kMaxUnshownPositions rows, and a loop over
+// GPUs of different models tells its queries apart by name); not for a loop
+// without timestamps, nor `-i` naming several GPUs or naming them by bus id
 // or UUID.
 void SmiCsvReader::set_positions() {
+  release_unshown();
   positional_ = false;
+  unshown_ = false;
+  first_name_.clear();
+  other_name_ = false;
   next_position_ = 0;
   query_time_.reset();
   query_time_text_.clear();
@@ -553,13 +560,15 @@ void SmiCsvReader::set_positions() {
     if (c.field == Field::Index || c.field == Field::BusId || c.field == Field::Uuid) return;
     timed = timed || c.field == Field::Timestamp;
   }
-  if (selection_.ids || (!timed && (!selection_.shown || selection_.loop))) return;
+  if (selection_.ids || (!timed && selection_.shown && selection_.loop)) return;
   positional_ = true;
   timed_ = timed;
+  unshown_ = !timed && !selection_.shown;
 }
 
 void SmiCsvReader::place(std::vector<GpuSample>& samples, bool first_of_run) {
   if (!positional_ || apps_ || samples.empty()) return;
+  if (unshown_) return place_unshown(samples, first_of_run);
   GpuSample& g = samples.back();
   if (timed_) {
     std::optional<double> at = seconds_of_day(g.time);
@@ -579,6 +588,43 @@ void SmiCsvReader::place(std::vector<GpuSample>& samples, bool first_of_run) {
     return;
   }
   if (next_position_ < kMaxPositions) g.index = next_position_++;
+}
+
+void SmiCsvReader::place_unshown(std::vector<GpuSample>& samples, bool first_of_run) {
+  GpuSample row = std::move(samples.back());
+  samples.pop_back();
+  bool next_query = first_of_run;
+  if (!first_of_run && next_position_ > 0) {
+    if (row.name != first_name_) {
+      other_name_ = true;
+    } else if (other_name_) {
+      next_query = true;
+    }
+  }
+  if (next_query) {
+    release_unshown();
+    next_position_ = 0;
+    other_name_ = false;
+  }
+  if (next_position_ >= kMaxUnshownPositions) {
+    give_up_unshown();
+    samples.push_back(std::move(row));
+    return;
+  }
+  if (next_position_ == 0) first_name_ = row.name;
+  row.index = next_position_++;
+  unshown_rows_.push_back(std::move(row));
+}
+
+void SmiCsvReader::release_unshown() {
+  for (GpuSample& g : unshown_rows_) out_.samples.push_back(std::move(g));
+  unshown_rows_.clear();
+}
+
+void SmiCsvReader::give_up_unshown() {
+  for (GpuSample& g : unshown_rows_) g.index.reset();
+  release_unshown();
+  positional_ = unshown_ = false;
 }
 
 bool SmiCsvReader::take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps,

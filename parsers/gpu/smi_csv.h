@@ -22,6 +22,7 @@ class SmiCsvReader : public BlockReader {
   explicit SmiCsvReader(GpuRecords& out) : BlockReader(out) {}
   bool take(std::string_view payload, uint64_t line) override;
   bool in_block() const override { return !columns_.empty() || cmd_ttl_ > 0; }
+  void finish() override { release_unshown(); }
 
   // What a column holds; `Other` for the fields we do not keep.
   enum class Field : uint8_t {
@@ -46,6 +47,12 @@ class SmiCsvReader : public BlockReader {
   bool take_row(std::string_view s, uint64_t line, const std::vector<Column>& columns, bool apps, bool adjacent);
   void set_positions();
   void place(std::vector<GpuSample>& samples, bool first_of_run);
+  void place_unshown(std::vector<GpuSample>& samples, bool first_of_run);
+  // The rows of a query read without command line or timestamp, held back
+  // until the query ends: as placed when it ends within kMaxUnshownPositions
+  // rows, else without an index (a loop whose queries cannot be told).
+  void release_unshown();
+  void give_up_unshown();
 
   // The columns of the header, or of a `noheader` command line once a row
   // fitted them; empty before either.
@@ -61,11 +68,21 @@ class SmiCsvReader : public BlockReader {
   // Rows without a GPU identity: the index is the row's place in its query.
   bool positional_ = false;
   bool timed_ = false;  // a timestamp column tells one query from the next
+  // Neither a command line nor a timestamp: one query read as it stands
+  // (what a paste of `--query-gpu` shows), its rows at most
+  // kMaxUnshownPositions, a row that names the first row's GPU model after
+  // another model beginning the next query.
+  bool unshown_ = false;
+  std::string first_name_;
+  bool other_name_ = false;
+  std::vector<GpuSample> unshown_rows_;
   uint32_t next_position_ = 0;
   std::optional<double> query_time_;  // the first row's of the current query, seconds of the day
   std::string query_time_text_;       // the same when it does not read as a time
   // More rows in one query are a loop whose queries could not be told apart.
   static constexpr uint32_t kMaxPositions = 64;
+  // No host has more GPUs than this: more rows after a bare header are a loop.
+  static constexpr uint32_t kMaxUnshownPositions = 16;
   // Rows of one query are printed within this many seconds of each other.
   static constexpr double kQueryGap = 0.5;
 };

@@ -182,6 +182,7 @@ TEST_CASE("units other than MiB are read; a single dotted column opens too") {
   CHECK(r.take("2048 MiB, 81920 MiB", 3));
   CHECK(r.take("memory.used [MiB]", 4));
   CHECK(r.take("512 KiB", 5));
+  r.finish();  // a query pasted without its command line is kept once it ends
   REQUIRE(out.samples.size() == 3);
   CHECK(out.samples[0].mem_used_mib == 1536.0);
   CHECK(out.samples[0].mem_total_mib == 81920.0);
@@ -297,6 +298,36 @@ TEST_CASE("rows without an identity and without their command line may be a loop
   Fed f = feed(lines);
   REQUIRE(f.out.samples.size() == 100);
   for (const GpuSample& g : f.out.samples) CHECK_FALSE(g.index);
+}
+
+TEST_CASE("rows without an identity after a header whose command line was not kept: a pasted query") {
+  Fed f = feed({"name, fan.speed [%], memory.total [MiB], memory.used [MiB], utilization.gpu [%], power.draw [W]",
+                "GeForce GTX 1080 Ti, 29 %, 11175 MiB, 2856 MiB, 36 %, 106.56 W",
+                "GeForce GTX 1060 6GB, 29 %, 6078 MiB, 4 MiB, 0 %, 5.68 W"});
+  REQUIRE(f.out.samples.size() == 2);
+  CHECK(f.out.samples[0].index == 0u);
+  CHECK(f.out.samples[0].mem_used_mib == 2856.0);
+  CHECK(f.out.samples[1].index == 1u);
+  CHECK(f.out.samples[1].name == "GeForce GTX 1060 6GB");
+  CHECK(f.out.samples[1].power_w == doctest::Approx(5.68));
+
+  // A loop over GPUs of different models: the first model again begins the next query.
+  std::vector<std::string> loop{"name, utilization.gpu [%]"};
+  for (int i = 0; i < 40; ++i) {
+    loop.push_back(fmt::format("NVIDIA A100-SXM4-40GB, {} %", i));
+    loop.push_back(fmt::format("NVIDIA A10, {} %", i));
+  }
+  f = feed(loop);
+  REQUIRE(f.out.samples.size() == 80);
+  for (size_t i = 0; i < f.out.samples.size(); ++i) CHECK(f.out.samples[i].index == static_cast<uint32_t>(i % 2));
+
+  // Eight rows of one model, then the paste goes on: one query of eight GPUs.
+  std::vector<std::string> eight{"utilization.gpu [%], memory.used [MiB], name"};
+  for (int i = 0; i < 8; ++i) eight.push_back(fmt::format("{} %, 61204 MiB, NVIDIA H100 80GB HBM3", 90 + i));
+  eight.push_back("Epoch 1: loss 0.31");
+  f = feed(eight);
+  REQUIRE(f.out.samples.size() == 8);
+  CHECK(f.out.samples[7].index == 7u);
 }
 
 TEST_CASE("rows without an identity, timed: one query's rows differ by milliseconds, the next is a loop interval on") {

@@ -177,7 +177,13 @@ void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
 
 void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
   std::string bus = canonical_bus_id(p.gpu_bus_id);
-  if (!p.gpu_index && bus.empty() && p.gpu_uuid.empty()) return;
+  if (!p.gpu_index && bus.empty() && p.gpu_uuid.empty()) {
+    if (s.unplaced.size() < GpuTrack::kMaxProcesses) {
+      s.unplaced.push_back(p);
+      cite(s, p.line);
+    }
+    return;
+  }
   GpuTrack& g = track(s.host, p.gpu_index, bus, p.gpu_uuid);
   LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(p.line, UINT32_MAX))};
   // A table printed in a loop lists the same processes again: keep the
@@ -197,10 +203,34 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
   }
 }
 
+void GpuSideBuilder::place_unplaced(Stream& s) {
+  if (s.unplaced.empty()) return;
+  const GpuTrack* only = nullptr;
+  for (const auto& g : side_.gpus) {
+    if (g.host != s.host) continue;
+    if (only) return;  // several GPUs: the rows cannot be told apart
+    only = &g;
+  }
+  if (!only) return;
+  const std::optional<uint32_t> index = only->index;
+  const std::string bus = only->bus_id, uuid = only->uuid;
+  std::vector<GpuProcess> rows = std::move(s.unplaced);
+  s.unplaced.clear();
+  for (GpuProcess& p : rows) {
+    p.gpu_index = index;
+    p.gpu_bus_id = bus;
+    p.gpu_uuid = uuid;
+    add_process(s, p);
+  }
+}
+
 void GpuSideBuilder::finish(GpuSide& side) {
   for (auto& [key, s] : streams_) {
     s.stream.finish();
     drain(s);
+  }
+  for (auto& [key, s] : streams_) {
+    place_unplaced(s);
     GpuRecords& r = s.stream.records;
     auto cap = [](auto& v) { return v.size() < GpuSide::kMaxDocuments; };
     for (auto& t : r.topologies) {

@@ -134,9 +134,13 @@ class GpuSideBuilder {
     // Per nccl-tests run: its rows and failure lines already cited (a run
     // grows row by row after its header).
     std::vector<std::pair<size_t, size_t>> cited_runs;
+    // `--query-compute-apps` rows that name no GPU (`pid,process_name,
+    // used_memory`): the GPU's when the host turns out to have one.
+    std::vector<GpuProcess> unplaced;
   };
   void cite(const Stream& s, uint64_t line);
   void cite_documents(Stream& s);
+  void place_unplaced(Stream& s);
   Stream& stream(uint32_t file, std::string_view host);
   void drain(Stream& s);
   GpuTrack& track(const std::string& host, const std::optional<uint32_t>& index, const std::string& bus_id,
