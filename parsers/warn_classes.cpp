@@ -224,8 +224,10 @@ std::optional<WarnClass> first_match(const TextRule (&rules)[N], std::string_vie
 }
 
 constexpr TextRule kNoVerbs[] = {
-    {[](std::string_view m) { return holds_any(m, {"Failed to open libibverbs"}); }, WarnKind::NetPlugin,
-     WarnSeverity::Warning, "libibverbs",
+    // ibvwrap.cc says "lib wrapper not initialized." when a verbs call finds
+    // no libibverbs loaded (gdrwrap.cc's own says "GDRCOPY lib wrapper …").
+    {[](std::string_view m) { return holds_any(m, {"Failed to open libibverbs"}) || m.starts_with("lib wrapper not initialized"); },
+     WarnKind::NetPlugin, WarnSeverity::Warning, "libibverbs",
      "libibverbs is not installed (or not in the container): NCCL cannot use InfiniBand/RoCE and falls back to TCP "
      "sockets"},
 };

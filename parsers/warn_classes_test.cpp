@@ -58,6 +58,9 @@ TEST_CASE("sockets, CUDA and plugins") {
   CHECK(classify_warn("Failed to initialize any NET plugin").severity == WarnSeverity::Error);
   CHECK(classify_warn("Bootstrap : no socket interface found").kind == WarnKind::SocketConfig);
   CHECK(classify_warn("something new").kind == WarnKind::Other);
+  // ibvwrap.cc's words for a verbs call without libibverbs loaded; GDRCOPY's differ.
+  CHECK(classify_warn("lib wrapper not initialized.").group == "libibverbs");
+  CHECK(classify_warn("GDRCOPY lib wrapper not initialized.").group != "libibverbs");
 }
 
 TEST_CASE("async events: a port coming up is no fault, a port error or a fatal event is") {

@@ -331,18 +331,21 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
       default:
         f.message = fmt::format("{}{}{}: {}", g->text, local, peer_text, g->cls.explanation);
         if (g->cls.kind == WarnKind::NetPlugin && g->cls.severity == WarnSeverity::Warning && !g->failed_call) {
-          if (m.using_network.count("Socket")) {
-            f.message += "; this job did fall back to network Socket ('Using network Socket')";
-            f.related = {"ND3001"};
-          } else if (std::string rdma = rdma_in_use(m, ctx.options);
-                     !rdma.empty() && !(g->text.starts_with("NET/OFI") && rdma.find("Libfabric") != std::string::npos)) {
+          std::string rdma = rdma_in_use(m, ctx.options);
+          if (!m.using_network.count("Socket") && !rdma.empty() &&
+              !(g->text.starts_with("NET/OFI") && rdma.find("Libfabric") != std::string::npos)) {
             // A plugin that loads and fails is harmless once NCCL runs on its own IB.
             f.severity = Severity::Info;
             f.message += fmt::format("; harmless here: NCCL uses network {}", rdma);
-          } else if (shows_one_host(m)) {
-            // No traffic between hosts seen, nothing that a network could slow.
+          } else if (shows_one_host(m) && (!m.using_network.count("Socket") || !m.comms.empty())) {
+            // No traffic between hosts seen, nothing that a network could slow;
+            // after a fall back to sockets, only where Init lines show whole
+            // communicators on the host.
             f.severity = Severity::Info;
             f.message += "; no cost seen: the input shows one host, and NCCL needs a network only between hosts";
+          } else if (m.using_network.count("Socket")) {
+            f.message += "; this job did fall back to network Socket ('Using network Socket')";
+            f.related = {"ND3001"};
           } else if (ctx.input_open) {
             continue;  // harmless or not depends on the network NCCL takes next
           }

@@ -85,6 +85,20 @@ TEST_CASE("a plugin failure that made NCCL fall back to sockets says so") {
                         "back to network Socket ('Using network Socket') (1 WARN)");
 }
 
+TEST_CASE("a job of one rank that fell back to sockets without libibverbs: no cost") {
+  auto f = run_rule("nccl-warning", model_from({
+      "h:1:1 [0] misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized.",
+      "h:1:1 [0] NCCL INFO Using network Socket",
+      "h:1:1 [0] NCCL INFO ncclCommInitRankConfig comm 0x1 rank 0 nranks 1 cudaDev 0 nvmlDev 0 busId 1000 commId 0xabc - "
+      "Init START",
+  }));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Info);
+  CHECK(f[0].message.starts_with("lib wrapper not initialized. on h: libibverbs is not installed"));
+  CHECK(f[0].message.ends_with("; no cost seen: the input shows one host, and NCCL needs a network only between hosts "
+                               "(1 WARN)"));
+}
+
 TEST_CASE("libibverbs missing on the one host a log shows is a note; with a second host it stays a warning") {
   const std::string warn = "aliyun:82174:82321 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]";
   auto one = run_rule("nccl-warning", model_from({warn, "aliyun:82174:82321 [0] NCCL INFO NET/Socket : Using [0]eth0:192.168.0.172<0>",
