@@ -153,12 +153,14 @@ struct NetUsingEvent {
   std::vector<NetDeviceEntry> devices;  // parsed from `list`, OOB excluded
   uint32_t device_count = 0;  // devices listed, a merged NIC once
   std::vector<std::string_view> addresses;  // the host's IPv4 addresses, OOB included
+  std::string_view first_interface;         // the first address's ("ib0")
 };
 
 // Any `Bootstrap...` INFO line; `Bootstrap : Using ib0:10.1.0.10<0>` (2.4-2.23)
 // and `Bootstrap: Using ib0:10.1.0.10<0>` (2.24+) name the host's address.
 struct BootstrapEvent {
   std::vector<std::string_view> addresses;
+  std::string_view first_interface;  // the first address's ("ib0")
 };
 
 // `%d coll channels, [%d collnet channels, ]%d nvls channels, %d p2p

@@ -90,7 +90,11 @@ bool ignored_message(std::string_view msg) {
 // A message that is none of the shapes above may still tell the model
 // something by a word or two.
 Event ignored_or_noted(std::string_view msg) {
-  if (msg.starts_with("Bootstrap")) return BootstrapEvent{socket_addresses(msg)};
+  if (msg.starts_with("Bootstrap")) {
+    BootstrapEvent e{socket_addresses(msg), {}};
+    if (!e.addresses.empty()) e.first_interface = socket_interface(msg, e.addresses.front());
+    return e;
+  }
   if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
     size_t start = msg.rfind(' ', pos - 1);
     start = start == std::string_view::npos ? 0 : start + 1;
@@ -503,7 +507,9 @@ Event classify_message(std::string_view msg) {
       if (auto n = parse_net_note(msg, false)) return *n;
       std::string_view name, list;
       if (match_net_using(msg, name, list)) {
-        return NetUsingEvent{name, list, parse_net_devices(list), count_net_devices(list), socket_addresses(list)};
+        NetUsingEvent e{name, list, parse_net_devices(list), count_net_devices(list), socket_addresses(list), {}};
+        if (!e.addresses.empty()) e.first_interface = socket_interface(list, e.addresses.front());
+        return e;
       }
       break;
     }

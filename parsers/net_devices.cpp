@@ -229,6 +229,15 @@ uint32_t count_net_devices(std::string_view list) {
   return n;
 }
 
+std::string_view socket_interface(std::string_view text, std::string_view address) {
+  if (address.data() <= text.data() || address.data() > text.data() + text.size()) return {};
+  size_t colon = static_cast<size_t>(address.data() - text.data()) - 1;
+  if (text[colon] != ':') return {};
+  size_t start = colon;
+  while (start > 0 && text[start - 1] != ' ' && text[start - 1] != ']') --start;
+  return text.substr(start, colon - start);
+}
+
 std::vector<std::string_view> socket_addresses(std::string_view text) {
   std::vector<std::string_view> out;
   auto ip_char = [](char c) { return (c >= '0' && c <= '9') || c == '.'; };

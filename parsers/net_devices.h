@@ -37,5 +37,8 @@ SocketReach socket_reach(std::string_view interface, std::string_view address);
 // port: the host's own addresses in `OOB ib0:10.0.4.19<0>`,
 // `[0]eno1:192.168.50.11<0>` and `Bootstrap : Using ib0:10.1.0.10<0>`.
 std::vector<std::string_view> socket_addresses(std::string_view text);
+// The interface an address of `socket_addresses(text)` is listed under:
+// "ib0" for "[0]ib0:10.1.0.8<0>" or "Using ib0:10.1.0.8<0>"; empty if none.
+std::string_view socket_interface(std::string_view text, std::string_view address);
 
 }  // namespace nd

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "src/model/model_builder.h"
 
 namespace nd {
@@ -22,6 +24,9 @@ ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& i
         return f.host == host && (ref.line != 1 || ref.file != f.file);
       });
     }
+    if (!split_hosts_.empty()) {
+      if (auto it = split_hosts_.find({host, h.pid}); it != split_hosts_.end()) host = it->second;
+    }
     return {host, h.pid};
   }
   // A stand-in host or none: a pdsh/clush prefix may still name the host.
@@ -36,6 +41,34 @@ ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& i
     who.pid = synthetic_pid({SyntheticSource::Device, 0, ref.file, h.dev});
   }
   return who;
+}
+
+// A process names its host and the interface and address it bootstraps on
+// or lists first for NET/Socket. An interface has one address on a host, so
+// another address of it under a name already seen is another host of that
+// name (default names such as `ubuntu`, anonymised logs): its process
+// moves, with the lines it printed before, to a host named `name@address`.
+uint32_t ModelBuilder::host_by_address(const At& at, std::string_view interface, std::string_view address) {
+  if (interface.empty()) return at.host;
+  auto [it, first] = host_address_.try_emplace({at.host, std::string(interface)}, address);
+  if (first || it->second == address) return at.host;
+  uint32_t other = model_.hosts.intern(fmt::format("{}@{}", model_.hosts.name(at.host), address));
+  host_address_.try_emplace({other, std::string(interface)}, address);
+  split_hosts_[{at.host, at.pid}] = other;
+  auto node = processes_.extract({at.host, at.pid});
+  if (!node.empty()) {
+    node.key() = {other, at.pid};
+    node.mapped().rec.host = other;
+    processes_.insert(std::move(node));
+  }
+  process_index_.erase(ProcessKey{at.host, at.pid});
+  process_index_.emplace(ProcessKey{other, at.pid}, &at.process);
+  if (at.host < host_processes_.size()) {
+    std::erase_if(host_processes_[at.host], [&](const auto& p) { return p.first == at.pid; });
+  }
+  last_process_ = nullptr;
+  host_snapshot_.reset();
+  return other;
 }
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* added) {

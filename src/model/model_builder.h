@@ -144,6 +144,7 @@ class ModelBuilder {
   void apply_item(LineRef ref, const ParsedLines& parsed, const ParsedLines::Item& item);
   void handle(LineRef ref, Who who, std::string_view raw, const NcclHeader& h, const Event& ev);
   Process& process(uint32_t host, uint64_t pid);
+  uint32_t host_by_address(const At& at, std::string_view interface, std::string_view address);
   void on(const At&, const UnknownEvent&);
   void on(const At&, const IgnoredEvent&) {}
   void on(const At&, const MalformedEvent&);
@@ -213,6 +214,11 @@ class ModelBuilder {
   std::vector<std::vector<std::pair<uint64_t, Process*>>> host_processes_;
   ProcessKey last_process_key_{};
   Process* last_process_ = nullptr;  // std::map nodes do not move
+  // Hosts of one name on different bootstrap addresses (default names such
+  // as `ubuntu`, anonymised logs): each host's first address, and the
+  // processes split off to a host of their own.
+  std::map<std::pair<uint32_t, std::string>, std::string> host_address_;  // (host, interface) -> address
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> split_hosts_;
   std::unordered_set<SeenKey, SeenKeyHash> observed_;
   std::unordered_set<std::string> env_seen_;  // host, name and value
   ParsedLines single_;  // add_line's

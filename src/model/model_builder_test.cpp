@@ -195,6 +195,33 @@ TEST_CASE("OOB and bootstrap addresses map IPs to hosts; processes record their 
   CHECK(p8.init_phase_line.line == 3);
 }
 
+TEST_CASE("one host name on two addresses of one interface is two hosts; one address is one host") {
+  auto m = model_from({
+      "user:100:110 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "user:100:110 [0] NCCL INFO Bootstrap : Using ib0:192.168.1.14<0>",
+      "user:200:210 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "user:200:210 [0] NCCL INFO NET/Socket : Using [0]ib0:192.168.1.10<0> [1]eth0:10.0.0.10<0>",
+      "user:300:310 [1] NCCL INFO Bootstrap : Using ib0:192.168.1.10<0>",
+      "user:400:410 [1] NCCL INFO Bootstrap : Using ib0:192.168.1.14<0>",
+      "user:200:210 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0",
+      "user:100:110 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
+  });
+  REQUIRE(m.hosts.size() == 2);
+  auto other = m.hosts.find("user@192.168.1.10");
+  REQUIRE(other);
+  CHECK(m.ip_hosts.at("192.168.1.10") == *other);
+  CHECK(m.ip_hosts.at("10.0.0.10") == *other);
+  CHECK(m.ip_hosts.at("192.168.1.14") == *m.hosts.find("user"));
+  std::map<uint64_t, uint32_t> host_of;
+  for (const auto& p : m.processes) host_of[p.pid] = p.host;
+  CHECK(host_of == std::map<uint64_t, uint32_t>{{100, *m.hosts.find("user")}, {200, *other}, {300, *other},
+                                                {400, *m.hosts.find("user")}});
+  // Its lines before the address went with the process.
+  for (const auto& p : m.processes) {
+    if (p.pid == 200) CHECK(p.first_line.line == 3);
+  }
+}
+
 TEST_CASE("a process that printed Init START is in init even without an init-phase line") {
   auto m = model_from({
       "gpu01:2771:2771 [0] NCCL INFO comm 0x55d7869cef50 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0xabc - Init START",

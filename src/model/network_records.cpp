@@ -23,20 +23,26 @@ void ModelBuilder::on(const At& at, const UsingNetworkEvent& e) {
 }
 
 void ModelBuilder::on(const At& at, const NetUsingEvent& e) {
+  uint32_t host = at.host;
+  if (host != kNoHost && e.net == "Socket" && !e.addresses.empty()) host = host_by_address(at, e.first_interface, e.addresses.front());
   remember_text(0, at.ref, at.raw);
-  observe(model_.net_using, e.net, at.host, at.pid, at.ref);
-  add_host_nets(at.host, e, at.ref);
+  observe(model_.net_using, e.net, host, at.pid, at.ref);
+  add_host_nets(host, e, at.ref);
   if (e.net == "IB") {
-    uint32_t& nics = model_.nics_per_host[at.host];
+    uint32_t& nics = model_.nics_per_host[host];
     nics = std::max(nics, e.device_count);
   }
-  learn_addresses(e.addresses, at.host);
+  learn_addresses(e.addresses, host);
   mark_init_phase(at.process, at.ref, at.raw);
 }
 
 void ModelBuilder::on(const At& at, const NetNoteEvent& e) { add_net_note(at, e); }
 
-void ModelBuilder::on(const At& at, const BootstrapEvent& e) { learn_addresses(e.addresses, at.host); }
+void ModelBuilder::on(const At& at, const BootstrapEvent& e) {
+  uint32_t host = at.host;
+  if (host != kNoHost && !e.addresses.empty()) host = host_by_address(at, e.first_interface, e.addresses.front());
+  learn_addresses(e.addresses, host);
+}
 
 void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {
   model_.max_nvls_channels = std::max(model_.max_nvls_channels, e.channels);
