@@ -62,17 +62,20 @@ TEST_CASE("nccl-tests-wrong: a clean run and a run without validation say nothin
 }
 
 TEST_CASE("nccl-tests-wrong: the error column of the older layouts, over what the type allows, without a footer") {
-  // v2.0-era sendrecv_perf -d uint8, pasted without its footer.
-  auto m = model_from(
-      {
-          "./build/sendrecv_perf -b 8 -e 196M -g 2 -d uint8 -i 1M",
-          "#                                               out-of-place                       in-place",
-          "#       size         count      type     time   algbw   busbw  error     time   algbw   busbw  error",
-          "#        (B)    (elements)               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
-          "    37748744      37748744     uint8    11732    3.22    3.22  0e+00    11698    3.23    3.23  3e+02",
-      },
-      "sendrecv.txt");
-  CHECK(messages(run_rule("nccl-tests-wrong", m)) ==
+  // v2.0-era sendrecv_perf -d uint8, pasted without its footer: its in-place
+  // check is no valid use of sendrecv (nccl-tests#253), its out-of-place one is.
+  std::vector<std::string> lines{
+      "./build/sendrecv_perf -b 8 -e 196M -g 2 -d uint8 -i 1M",
+      "#                                               out-of-place                       in-place",
+      "#       size         count      type     time   algbw   busbw  error     time   algbw   busbw  error",
+      "#        (B)    (elements)               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
+      "    37748744      37748744     uint8    11732    3.22    3.22  0e+00    11698    3.23    3.23  3e+02",
+  };
+  CHECK(run_rule("nccl-tests-wrong", model_from_lines(lines, "sendrecv.txt")).empty());
+  // The same without its command line: an op unknown, a table without redop.
+  CHECK(run_rule("nccl-tests-wrong", model_from_lines(std::vector<std::string>(lines.begin() + 1, lines.end()), "sendrecv.txt")).empty());
+  lines.back() = "    37748744      37748744     uint8    11732    3.22    3.22  3e+02    11698    3.23    3.23  0e+00";
+  CHECK(messages(run_rule("nccl-tests-wrong", model_from_lines(lines, "sendrecv.txt"))) ==
         std::vector<std::string>{"error: sendrecv_perf returned an error of up to 300 in 1 of 1 sizes, over "
                                  "what uint8 allows: the collective corrupted data; run it again on the same hosts and "
                                  "check GPU memory (ECC, dcgmi diag) and the fabric before trusting any result"});
