@@ -159,6 +159,21 @@ bool is_gpu_header(std::string_view inner) {
          inner.find("Bus-Id") != std::string_view::npos;
 }
 
+// The column header's second line, where a paste begins with it:
+// `| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |`.
+bool is_gpu_header_second(std::string_view inner) {
+  std::string_view t = first_cell(inner);
+  return t.starts_with("Fan ") && t.find("Temp") != std::string_view::npos &&
+         inner.find("Memory-Usage") != std::string_view::npos;
+}
+
+// The first line of the column header that lost its first characters in the
+// copy: `Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |`.
+bool is_cut_gpu_header(std::string_view s) {
+  return s.front() != '|' && s.find("Persistence-M|") != std::string_view::npos &&
+         s.find("| Bus-Id") != std::string_view::npos;
+}
+
 // `| Processes:     GPU Memory |` (R4xx) or `| Processes:   |` (R450+).
 bool is_processes_title(std::string_view inner) {
   std::string_view t = trim(inner);
@@ -189,7 +204,12 @@ bool SmiTableReader::take(std::string_view payload, uint64_t line) {
 }
 
 bool SmiTableReader::opens(std::string_view s, Before before) {
-  if (s.empty() || s.front() != '|') return false;
+  if (s.empty()) return false;
+  if (is_cut_gpu_header(s)) {
+    open(Section::Gpus, before);
+    return true;
+  }
+  if (s.front() != '|') return false;
   if (is_version_header(s)) {
     open(Section::Version, before);
     take_version(s);
@@ -197,7 +217,7 @@ bool SmiTableReader::opens(std::string_view s, Before before) {
   }
   if (!is_content(s)) return false;
   std::string_view inner = s.substr(1, s.size() - 2);
-  if (is_gpu_header(inner)) {
+  if (is_gpu_header(inner) || is_gpu_header_second(inner)) {
     open(Section::Gpus, before);
     return true;
   }

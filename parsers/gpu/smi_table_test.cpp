@@ -377,6 +377,32 @@ TEST_CASE("a paste that starts at the column header or at the Processes box") {
   CHECK_FALSE(out.processes[1].mem_mib);
 }
 
+TEST_CASE("a paste that lost the header's first characters, or its first line") {
+  for (const char* header : {"Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |",
+                             "| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |"}) {
+    GpuRecords out;
+    SmiTableReader r(out);
+    CHECK(r.take(header, 1));
+    CHECK(r.take("|===============================+======================+======================|", 2));
+    CHECK(r.take("|   0  Tesla V100-SXM2...  On   | 00000000:00:08.0 Off |                    0 |", 3));
+    CHECK(r.take("| N/A   54C    P0   246W / 300W |  15514MiB / 16130MiB |    100%      Default |", 4));
+    CHECK(r.take("+-------------------------------+----------------------+----------------------+", 5));
+    r.finish();
+    REQUIRE(out.samples.size() == 1);
+    CHECK(out.samples[0].index == 0u);
+    CHECK(out.samples[0].name == "Tesla V100-SXM2...");
+    CHECK(out.samples[0].mem_used_mib == 15514.0);
+    CHECK(out.samples[0].power_w == 246.0);
+    CHECK(out.samples[0].util_pct == 100.0);
+  }
+  // Words of the header elsewhere are not one.
+  GpuRecords out;
+  SmiTableReader r(out);
+  CHECK_FALSE(r.take("Persistence-M is on for every GPU, see Bus-Id", 1));
+  CHECK_FALSE(r.take("| Fan | Temp |", 2));
+  CHECK(out.kinds.empty());
+}
+
 TEST_CASE("a bus id blanked out or cut before pasting keeps its GPU, without a bus id") {
   // R535, MIG on: the user replaced the bus ids; the row's shape (index,
   // name, persistence | ..., display) still names the GPU.
