@@ -184,8 +184,13 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
     out.add(std::move(f));
   }
 
+  // NCCL_P2P_LEVEL=LOC (or its old number 0) turns P2P off as NCCL_P2P_DISABLE=1 does.
   const Echo* p2p = find("NCCL_P2P_DISABLE");
-  const bool p2p_off = p2p && is_true(p2p->value);
+  if (!(p2p && is_true(p2p->value))) {
+    const Echo* level = find("NCCL_P2P_LEVEL");
+    if (level && (lower(level->value) == "loc" || level->value == "0")) p2p = level;
+  }
+  const bool p2p_off = p2p && (p2p->name == "NCCL_P2P_LEVEL" || is_true(p2p->value));
   const std::string intra_unseen = "the log shows no intra-node connection line to tell whether it costs anything here";
   // Intra-node links with neither SHM nor NET among them: the setting cost
   // nothing the log can see.
@@ -204,11 +209,11 @@ void EnvForcesSlowPath::check(const CheckContext& ctx, FindingSink& out) const {
   const Echo* shm = find("NCCL_SHM_DISABLE");
   if (shm && is_true(shm->value)) {
     if (p2p_off) {
+      const std::string with = fmt::format("together with {}={}", p2p->name, p2p->value);
       emit(*shm, c.intra_net ? Severity::Warning : Severity::Info,
-           c.intra_net ? "together with NCCL_P2P_DISABLE=1 it leaves GPUs of one host only the network (NET) to talk "
-                         "through (intra-node-net, ND3003)"
-                       : fmt::format("together with NCCL_P2P_DISABLE=1 it leaves GPUs of one host only the network "
-                                     "(NET) to talk through; {}",
+           c.intra_net ? with + " it leaves GPUs of one host only the network (NET) to talk through (intra-node-net, "
+                                "ND3003)"
+                       : fmt::format("{} it leaves GPUs of one host only the network (NET) to talk through; {}", with,
                                      intra_unseen),
            {"ND3003"});
     } else {

@@ -95,6 +95,24 @@ TEST_CASE("P2P and SHM off with no intra-node link in the log are notes") {
                         "tell whether it costs anything here");
 }
 
+TEST_CASE("NCCL_P2P_LEVEL=LOC turns P2P off like NCCL_P2P_DISABLE=1") {
+  auto m = model_from({
+      "h:1:11 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC",
+      "h:1:11 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 1.",
+      "h:1:11 [0] NCCL INFO Channel 00 : 0[87000] -> 1[8d000] [send] via NET/IB/0/GDRDMA",
+      "h:1:12 [1] NCCL INFO Channel 00 : 0[87000] -> 1[8d000] [receive] via NET/IB/0/GDRDMA",
+  });
+  CHECK(messages(run_rule("env-forces-slow-path", m)) ==
+        std::vector<std::string>{
+            "warning: NCCL_P2P_LEVEL=LOC (echoed by h): it turns off CUDA peer-to-peer (NVLink and PCIe P2P), which is "
+            "why GPUs of one host exchange data through the network (intra-node-net, ND3003)",
+            "warning: NCCL_SHM_DISABLE=1 (echoed by h): together with NCCL_P2P_LEVEL=LOC it leaves GPUs of one host "
+            "only the network (NET) to talk through (intra-node-net, ND3003)"});
+  // Another level keeps P2P where the path allows it.
+  auto nvl = model_from({"h:1:11 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to NVL"});
+  CHECK(run_rule("env-forces-slow-path", nvl).empty());
+}
+
 TEST_CASE("loopback and docker interfaces, and exclusion lists that are fine") {
   auto lo = model_from({
       "gpuA:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo",
