@@ -316,13 +316,23 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
   // (an excerpt names only some ranks).
   uint32_t max_nodes = 0;
   s.ranks = model.unclaimed_shape_nranks;
+  s.ranks_stated = s.ranks > 0;
   for (const auto& c : model.comms) {
     max_nodes = std::max(max_nodes, c.nnodes);
     size_t size = c.size();
+    bool stated = c.nranks != 0;
     for (const auto& l : c.nranks ? std::span<const ListingRecord>() : std::span<const ListingRecord>(c.listings)) {
-      if (!l.ranks.empty()) size = std::max<size_t>(size, *std::max_element(l.ranks.begin(), l.ranks.end()) + size_t{1});
+      if (l.ranks.empty()) continue;
+      size_t listed = *std::max_element(l.ranks.begin(), l.ranks.end()) + size_t{1};
+      stated = stated || listed >= size;
+      size = std::max<size_t>(size, listed);
     }
-    s.ranks = std::max(s.ranks, size);
+    if (size > s.ranks) {
+      s.ranks = size;
+      s.ranks_stated = stated;
+    } else if (size == s.ranks) {
+      s.ranks_stated = s.ranks_stated || stated;
+    }
   }
   s.hosts = max_nodes ? max_nodes : model.hosts.size();
   s.hosts = std::max<size_t>(s.hosts, model.unclaimed_shape_nnodes);

@@ -138,6 +138,10 @@ struct JobSummary {
   size_t host_unknown_processes = 0;
   size_t processes = 0;  // NCCL processes the log names
   size_t ranks = 0;      // size of the largest communicator
+  // Whether the input states that size (Init lines' nranks, a 2.20+ shape
+  // line, a ring listing); else it is the highest rank named plus one, which
+  // an excerpt may fall short of.
+  bool ranks_stated = false;
   size_t communicators = 0;
   std::optional<size_t> primary;  // index of the primary communicator, see primary_comm()
 

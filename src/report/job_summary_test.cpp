@@ -175,4 +175,13 @@ TEST_CASE("an excerpt's job size: the shape lines' nRanks and nNodes, the ring l
       "gpu01:100:100 [0] NCCL INFO Channel 01/02 :    0   1   2   3   4   5   6   7",
   });
   CHECK(summarize(listed, {}).ranks == 8);
+  CHECK(summarize(listed, {}).ranks_stated);
+  CHECK(summarize(shaped, {}).ranks_stated);
+  // Connection lines alone name some ranks: the job has at least one more than the highest.
+  JobModel named = model_from({
+      "gpu01:100:100 [0] NCCL INFO Channel 00/0 : 0[0] -> 157[0] [send] via NET/IB/0",
+  });
+  JobSummary n = summarize(named, {});
+  CHECK(n.ranks == 158);
+  CHECK_FALSE(n.ranks_stated);
 }

@@ -74,7 +74,8 @@ void job_text(const JobSummary& s, std::string& out) {
   // The counts of `check`: ranks of the largest communicator, hosts from nNodes or the log.
   std::string where = fmt::format(" on {} host{}", s.hosts, s.hosts == 1 ? "" : "s");
   if (!s.host_unknown_ranks.empty()) where = s.hosts == 0 ? ", host unknown" : where + " and of unknown host";
-  out += fmt::format("Job: {} rank{}{}, {} communicator{}\n", s.ranks, s.ranks == 1 ? "" : "s", where,
+  out += fmt::format("Job: {}{} rank{}{}, {} communicator{}\n", s.ranks_stated || s.ranks == 0 ? "" : "at least ",
+                     s.ranks, s.ranks == 1 ? "" : "s", where,
                      s.communicators, s.communicators == 1 ? "" : "s");
   out += fmt::format("NCCL: {}\n", printed_list(s.nccl_versions, s.processes));
   out += fmt::format("CUDA (NCCL build): {}\n", printed_list(s.cuda_versions, s.processes));

@@ -154,7 +154,8 @@ std::string beside_the_log(const GpuSideSummary& g) {
 std::string render_text(const CheckReport& report, const TextStyle& style) {
   const JobSummary& s = report.summary;
   std::string out;
-  out += fmt::format("job: {}, {}, {}; NCCL {}\n", hosts_text(s), plural(s.ranks, "rank"),
+  out += fmt::format("job: {}, {}{}, {}; NCCL {}\n", hosts_text(s), s.ranks_stated || s.ranks == 0 ? "" : "at least ",
+                     plural(s.ranks, "rank"),
                      plural(s.communicators, "communicator"), list_or(names(s.nccl_versions), "version unknown"));
   out += fmt::format("transports: intra-node {}; inter-node {}; GPUDirect RDMA {}\n", list_or(s.intra, "none seen"),
                      inter_node(s), s.gdr);

@@ -10,6 +10,7 @@ CheckReport sample() {
   CheckReport r;
   r.summary.hosts = 2;
   r.summary.ranks = 16;
+  r.summary.ranks_stated = true;
   r.summary.communicators = 1;
   r.summary.nccl_versions = {Printed{"2.18.3"}};
   r.summary.intra = {"P2P"};
@@ -89,6 +90,12 @@ TEST_CASE("text report: the inter-node family, with the name NCCL printed where 
   r.summary.inter_from = "warnings";
   CHECK(render_text(r, TextStyle{false}).find("; inter-node IB (from IB WARNs; no inter-node connection lines); ") !=
         std::string::npos);
+}
+
+TEST_CASE("text report: a job size the input does not state is a lower bound") {
+  CheckReport r = sample();
+  r.summary.ranks_stated = false;
+  CHECK(render_text(r, TextStyle{false}).starts_with("job: 2 hosts, at least 16 ranks, 1 communicator; NCCL 2.18.3\n"));
 }
 
 TEST_CASE("text report: hosts that the lines do not name") {
