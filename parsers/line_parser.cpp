@@ -188,6 +188,17 @@ void parse_other_line(const Line& line, ParsedLines& out) {
   }
 }
 
+// A log viewer's table row around a line (CloudWatch Logs Insights:
+// `| 2025-05-16T16:39:51.208-07:00 | NCCL version 2.21.5+cuda12.8`): its
+// last cell; the line as it is when it is no such row.
+std::string_view viewer_cell(std::string_view payload) {
+  if (!payload.starts_with("| ")) return payload;
+  std::string_view p = payload.substr(2);
+  size_t bar = p.find(" | ");
+  if (bar != std::string_view::npos && bar <= 40 && !p.starts_with("NCCL ")) p.remove_prefix(bar + 3);
+  return p;
+}
+
 // A part of a line with no NCCL header: PyTorch's error lines, or the raw
 // stdout banner (<= 2.21) that a launcher prefix may name the host of.
 void parse_headerless(const Line& line, std::string_view segment, const Envelope& env, ParsedLines& out) {
@@ -197,7 +208,8 @@ void parse_headerless(const Line& line, std::string_view segment, const Envelope
     return;
   }
   std::string_view rest;
-  Event ev = is_raw_banner(env.payload, rest) ? classify_message(env.payload) : Event{IgnoredEvent{}};
+  std::string_view banner = viewer_cell(env.payload);
+  Event ev = is_raw_banner(banner, rest) ? classify_message(banner) : Event{IgnoredEvent{}};
   // nccl-tests' "Test NCCL failure" and the like.
   if (!std::holds_alternative<VersionEvent>(ev)) return add_other(line, segment, env, out);
   ParsedLines::Item& item = out.items.emplace_back();

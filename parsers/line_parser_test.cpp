@@ -191,6 +191,16 @@ TEST_CASE("PyTorch's lines: watchdog, NCCL error, and Last error with its messag
   CHECK(parse({"[rank7]: Last error:"}).expect_last_error);
 }
 
+TEST_CASE("the raw version banner in a log viewer's table row") {
+  for (const char* line : {"  | 2025-05-16T16:39:51.208-07:00 | NCCL version 2.21.5+cuda12.8",
+                           "| NCCL version 2.21.5+cuda12.8"}) {
+    ParsedLines p = parse({line});
+    REQUIRE(p.items.size() == 1);
+    CHECK(p.items[0].kind == ParsedLines::Kind::Banner);
+    CHECK(std::get<VersionEvent>(p.items[0].event).version == "2.21.5");
+  }
+}
+
 TEST_CASE("a line without its own host: the launcher's, as NCCL would print it") {
   ParsedLines p = parse({"node0000: NCCL version 2.18.3+cuda12.2",
                          "gpu07.cluster.local: xxx:919:1150 [0] NCCL INFO Using network IB",
