@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "checks/check_fixture.h"
 #include "checks/gpu/process_spans_gpus_fixture.h"
 
@@ -58,6 +60,14 @@ TEST_CASE("gpu-shared: --query-compute-apps rows that name no GPU are the GPU's 
   REQUIRE(m.gpu_side.gpus[0].processes.size() == 2);
   CHECK(m.gpu_side.gpus[0].processes[1].pid == 1597u);
   CHECK(run_rule("gpu-shared", m).size() == 1);
+  // The same from a paste in Markdown fences.
+  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/gpu/smi_csv/query-gpu-pasted-header-apps-no-gpu.txt");
+  REQUIRE(in);
+  std::vector<std::string> pasted;
+  for (std::string line; std::getline(in, line);) pasted.push_back(line);
+  auto desktop = model_from_lines(pasted);
+  REQUIRE(desktop.gpu_side.gpus.size() == 1);
+  CHECK(desktop.gpu_side.gpus[0].processes.size() == 2);
   // Two GPUs: the rows cannot be told apart, so they are on neither.
   lines.insert(lines.begin() + 2, "3 %, 4 MiB, 24564 MiB");
   auto two = model_from_lines(lines);

@@ -330,6 +330,18 @@ TEST_CASE("rows without an identity after a header whose command line was not ke
   CHECK(f.out.samples[7].index == 7u);
 }
 
+TEST_CASE("fixture: a query and a compute-apps list pasted without their commands") {
+  Fed f = feed(fixture("query-gpu-pasted-header-apps-no-gpu.txt"));
+  REQUIRE(f.out.samples.size() == 1);
+  CHECK(f.out.samples[0].index == 0u);
+  CHECK(f.out.samples[0].name == "NVIDIA GeForce RTX 3060");
+  CHECK(f.out.samples[0].mem_used_mib == 11021.0);
+  CHECK(f.out.samples[0].power_w == doctest::Approx(158.4));
+  REQUIRE(f.out.processes.size() == 2);
+  CHECK_FALSE(f.out.processes[0].gpu_index);
+  CHECK(f.out.processes[1].mem_mib == 482.0);
+}
+
 TEST_CASE("rows without an identity, timed: one query's rows differ by milliseconds, the next is a loop interval on") {
   Fed f = feed({"timestamp, utilization.gpu [%]", "2025/02/11 09:14:03.118, 87 %", "2025/02/11 09:14:03.121, 12 %",
                 "2025/02/11 09:14:04.330, 88 %", "2025/02/11 09:14:04.332, 11 %"});

@@ -403,6 +403,18 @@ TEST_CASE("a paste that lost the header's first characters, or its first line") 
   CHECK(out.kinds.empty());
 }
 
+TEST_CASE("fixture: a table pasted without its first characters") {
+  Fed f = feed(fixture("r418-v100-cut-header.txt"));
+  REQUIRE(f.out.samples.size() == 2);
+  CHECK(f.out.samples[0].bus_id == "00000000:00:1B.0");
+  CHECK(f.out.samples[0].mem_used_mib == 15321.0);
+  CHECK(f.out.samples[1].index == 1u);
+  CHECK(f.out.samples[1].power_w == 41.0);
+  REQUIRE(f.out.processes.size() == 1);
+  CHECK(f.out.processes[0].pid == 27712u);
+  CHECK(f.out.processes[0].mem_mib == 15310.0);
+}
+
 TEST_CASE("a bus id blanked out or cut before pasting keeps its GPU, without a bus id") {
   // R535, MIG on: the user replaced the bus ids; the row's shape (index,
   // name, persistence | ..., display) still names the GPU.

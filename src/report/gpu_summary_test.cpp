@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "src/model/model_fixture.h"
 
 using namespace nd;
@@ -38,4 +40,18 @@ TEST_CASE("nccl-tests summary: ranks from the command line without rank lines; w
   REQUIRE(t.nccl_tests.size() == 1);
   CHECK(t.nccl_tests[0].ranks == 2);
   CHECK(t.nccl_tests[0].wrong == 3);  // 1 + 2
+}
+
+TEST_CASE("topology summary: the NIC Legend names the NICs, also read through the whole pipeline") {
+  std::ifstream in(std::string(ND_SOURCE_ROOT) + "/testdata/gpu/smi_topo/h100_nic_legend_r550.txt");
+  REQUIRE(in);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  GpuSideSummary s = summarize_gpu_side(model_from_lines(lines));
+  REQUIRE(s.topology.size() == 1);
+  REQUIRE(s.topology[0].nics.size() == 12);
+  CHECK(s.topology[0].nics.front() == "mlx5_0");
+  CHECK(s.topology[0].nics.back() == "mlx5_11");
+  CHECK(s.topology[0].host.empty());
+  CHECK(s.topology[0].nearest_nic.at("GPU0").nic == "mlx5_0");
 }
