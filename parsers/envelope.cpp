@@ -359,8 +359,12 @@ Envelope strip_envelope(std::string_view line) {
     }
     s.remove_prefix(n);
   }
-  env.payload = s;
   env.prefix_length = line.size() - s.size();
+  // A code span opened before the line closes at its end.
+  if (line.substr(0, env.prefix_length).find('`') != std::string_view::npos) {
+    while (!s.empty() && s.back() == '`') s.remove_suffix(1);
+  }
+  env.payload = s;
   return env;
 }
 

@@ -83,6 +83,9 @@ TEST_CASE("a Markdown fence or code span glued to the line, and a table pasted a
   CHECK(e.payload == kLine);
   e = strip_envelope("`gpu01:2771:2771 [0] NCCL INFO Using network IB");
   CHECK(e.payload == kLine);
+  e = strip_envelope("`gpu01:2771:2771 [0] NCCL INFO Using network IB`");
+  CHECK(e.payload == kLine);
+  CHECK(e.prefix_length == 1);
   e = strip_envelope("> ```gpu01:2771:2771 [0] NCCL INFO Using network IB");
   CHECK(e.payload == kLine);
   CHECK(strip_envelope("# | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |")

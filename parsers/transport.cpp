@@ -12,7 +12,8 @@ bool take_suffix(std::string_view& s, std::string_view suffix) {
 }
 
 std::string_view trim_right(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  // A Markdown code span may close right after the name.
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '`')) s.remove_suffix(1);
   return s;
 }
 

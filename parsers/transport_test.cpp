@@ -75,6 +75,7 @@ TEST_CASE("a record joined after two blanks, even one cut short, is not part of 
   CHECK(t.gdr);
   CHECK(parse_transport("P2P/CUMEM/read\t\tgpu01:1:1 [0] NCCL INFO").raw == "P2P/CUMEM/read");
   CHECK(parse_transport("NET/AWS Libfabric/0/GDRDMA").net_name == "AWS Libfabric");
+  CHECK(parse_transport("NET/IB/0/GDRDMA`").gdr);
 }
 
 TEST_CASE("network families by name, as NCCL and the plugins print them") {

@@ -74,13 +74,25 @@ TEST_CASE("busbw-low: inside one host, the figure comes from the NVLinks `topo -
     if (line.starts_with("$ ./build")) break;
     line = "hgx-a100-08: " + line;
   }
-  CHECK(run_rule("busbw-low", model_from_lines(other_host)).empty());
+  auto other_model = model_from_lines(other_host);
+  REQUIRE(other_model.gpu_side.topologies.size() == 1);
+  CHECK(other_model.gpu_side.topologies[0].host == "hgx-a100-08");
+  CHECK(run_rule("busbw-low", other_model).empty());
   // The fewest links between a pair is what a ring gets at least.
   auto uneven = lines;
   for (auto& line : uneven) {
     if (line.starts_with("GPU2\t")) line = "GPU2\tNV12\tNV4\t X \tNV12\t32-63,96-127\t1\t\tN/A";
     if (line.starts_with("GPU1\t")) line = "GPU1\tNV12\t X \tNV4\tNV12\t0-31,64-95\t0\t\tN/A";
   }
+  // Two GPUs, as a bridged pair: no figure.
+  auto pair = lines;
+  std::erase_if(pair, [](const std::string& line) {
+    return line.starts_with("#  Rank  2") || line.starts_with("#  Rank  3");
+  });
+  auto pair_model = model_from_lines(pair);
+  REQUIRE(pair_model.gpu_side.nccl_tests.size() == 1);
+  REQUIRE(pair_model.gpu_side.nccl_tests[0].run.ranks.size() == 2);
+  CHECK_FALSE(expected_busbw(pair_model.gpu_side.nccl_tests[0].run, pair_model));
   auto model = model_from_lines(uneven);
   REQUIRE(model.gpu_side.nccl_tests.size() == 1);
   auto expected = expected_busbw(model.gpu_side.nccl_tests[0].run, model);

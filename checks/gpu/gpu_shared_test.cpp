@@ -68,6 +68,13 @@ TEST_CASE("gpu-shared: --query-compute-apps rows that name no GPU are the GPU's 
   auto desktop = model_from_lines(pasted);
   REQUIRE(desktop.gpu_side.gpus.size() == 1);
   CHECK(desktop.gpu_side.gpus[0].processes.size() == 2);
+  // One GPU of a host whose other GPUs the input does not show (a table cut
+  // after GPU 0, `-i 0`): rows that do not fit in its memory are not its.
+  auto cut = lines;
+  cut[1] = "95 %, 7340 MiB, 24564 MiB";
+  auto one_of_several = model_from_lines(cut);
+  REQUIRE(one_of_several.gpu_side.gpus.size() == 1);
+  CHECK(one_of_several.gpu_side.gpus[0].processes.empty());
   // Two GPUs: the rows cannot be told apart, so they are on neither.
   lines.insert(lines.begin() + 2, "3 %, 4 MiB, 24564 MiB");
   auto two = model_from_lines(lines);

@@ -81,8 +81,10 @@ class SmiCsvReader : public BlockReader {
   std::string query_time_text_;       // the same when it does not read as a time
   // More rows in one query are a loop whose queries could not be told apart.
   static constexpr uint32_t kMaxPositions = 64;
-  // No host has more GPUs than this: more rows after a bare header are a loop.
-  static constexpr uint32_t kMaxUnshownPositions = 16;
+  // A host of GPUs pasted as one query has at most this many (HGX: 8): more
+  // rows after a bare header, whose models do not tell the queries apart,
+  // are a loop. A loop of this many rows or fewer is misread as one query.
+  static constexpr uint32_t kMaxUnshownPositions = 8;
   // Rows of one query are printed within this many seconds of each other.
   static constexpr double kQueryGap = 0.5;
 };

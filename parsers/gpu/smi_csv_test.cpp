@@ -328,6 +328,11 @@ TEST_CASE("rows without an identity after a header whose command line was not ke
   f = feed(eight);
   REQUIRE(f.out.samples.size() == 8);
   CHECK(f.out.samples[7].index == 7u);
+  // Nine rows of one model: a loop whose queries cannot be told, no GPU.
+  eight.insert(eight.begin() + 1, "91 %, 61204 MiB, NVIDIA H100 80GB HBM3");
+  f = feed(eight);
+  REQUIRE(f.out.samples.size() == 9);
+  for (const GpuSample& g : f.out.samples) CHECK_FALSE(g.index);
 }
 
 TEST_CASE("fixture: a query and a compute-apps list pasted without their commands") {

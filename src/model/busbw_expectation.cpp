@@ -117,7 +117,9 @@ std::optional<uint32_t> fewest_nvlinks(const TopoMatrix& matrix, const std::vect
 }  // namespace
 
 std::optional<BusbwExpectation> derived_nvlink_busbw(const NcclTestsRun& run, const JobModel& model) {
-  if (!busbw_comparable(run.op) || run.ranks.size() < 2) return std::nullopt;
+  // Three GPUs or more, every pair joined: NVSwitch or a full mesh. What a
+  // bridged pair reaches has no public measure to hold it to.
+  if (!busbw_comparable(run.op) || run.ranks.size() < 3) return std::nullopt;
   std::set<std::string> hosts, names;
   std::set<uint32_t> devices;
   for (const auto& r : run.ranks) {

@@ -33,8 +33,9 @@ std::optional<BusbwExpectation> derived_busbw(const NcclTestsRun& run);
 std::optional<BusbwExpectation> derived_fabric_busbw(const NcclTestsRun& run, const JobModel& model);
 inline constexpr double kFabricShare = 0.9;
 
-// A run inside one host whose GPUs `nvidia-smi topo -m` (of that host, or
-// the input's one unnamed matrix) shows joined by NVLink, every pair: what
+// A run of three GPUs or more inside one host whose GPUs `nvidia-smi topo -m`
+// (of that host, or the input's one unnamed matrix) shows joined by NVLink,
+// every pair: what
 // the fewest links between a pair carry each way, by the NVLink generation
 // of the GPUs' name, times kNvlinkShare. Ring all-reduce over NVSwitch
 // reaches 77-82 % of the links' rate (A100: 230 of 300 GB/s, H100: 370 of

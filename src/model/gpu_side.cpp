@@ -203,6 +203,10 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
   }
 }
 
+// The rows go to the one GPU the same input shows of the host, when what
+// they hold fits in what it has in use: a table cut after GPU 0, or a query
+// with `-i 0`, shows one GPU of several, whose memory the others' processes
+// do not fit in.
 void GpuSideBuilder::place_unplaced(Stream& s) {
   if (s.unplaced.empty()) return;
   const GpuTrack* only = nullptr;
@@ -211,7 +215,13 @@ void GpuSideBuilder::place_unplaced(Stream& s) {
     if (only) return;  // several GPUs: the rows cannot be told apart
     only = &g;
   }
-  if (!only) return;
+  if (!only || only->first.file != s.file || !only->mem_used_peak_mib) return;
+  double held = 0;
+  for (const GpuProcess& p : s.unplaced) {
+    if (!p.mem_mib) return;
+    held += *p.mem_mib;
+  }
+  if (held > *only->mem_used_peak_mib * 1.05 + 64) return;
   const std::optional<uint32_t> index = only->index;
   const std::string bus = only->bus_id, uuid = only->uuid;
   std::vector<GpuProcess> rows = std::move(s.unplaced);

@@ -47,12 +47,19 @@ ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& i
 // or lists first for NET/Socket. An interface has one address on a host, so
 // another address of it under a name already seen is another host of that
 // name (default names such as `ubuntu`, anonymised logs): its process
-// moves, with the lines it printed before, to a host named `name@address`.
+// record moves to a host named `name@address` (what the lines before it
+// recorded per host, such as echoed settings, stays with the name).
+// Not split: a host already split off (its name is the address's), and a
+// pid that printed another address before (one name and one pid on two
+// hosts, as containers give: no line tells their processes apart).
 uint32_t ModelBuilder::host_by_address(const At& at, std::string_view interface, std::string_view address) {
-  if (interface.empty()) return at.host;
+  if (interface.empty() || split_ids_.count(at.host)) return at.host;
   auto [it, first] = host_address_.try_emplace({at.host, std::string(interface)}, address);
-  if (first || it->second == address) return at.host;
+  bool addressed_before = !addressed_.insert({at.host, at.pid}).second;
+  if (first || it->second == address || addressed_before) return at.host;
   uint32_t other = model_.hosts.intern(fmt::format("{}@{}", model_.hosts.name(at.host), address));
+  if (processes_.count({other, at.pid})) return at.host;
+  split_ids_.insert(other);
   host_address_.try_emplace({other, std::string(interface)}, address);
   split_hosts_[{at.host, at.pid}] = other;
   auto node = processes_.extract({at.host, at.pid});

@@ -219,6 +219,8 @@ class ModelBuilder {
   // processes split off to a host of their own.
   std::map<std::pair<uint32_t, std::string>, std::string> host_address_;  // (host, interface) -> address
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> split_hosts_;
+  std::set<std::pair<uint32_t, uint64_t>> addressed_;  // processes that printed an address
+  std::set<uint32_t> split_ids_;                      // the hosts split off
   std::unordered_set<SeenKey, SeenKeyHash> observed_;
   std::unordered_set<std::string> env_seen_;  // host, name and value
   ParsedLines single_;  // add_line's

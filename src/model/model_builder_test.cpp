@@ -220,6 +220,19 @@ TEST_CASE("one host name on two addresses of one interface is two hosts; one add
   for (const auto& p : m.processes) {
     if (p.pid == 200) CHECK(p.first_line.line == 3);
   }
+  // One name and one pid on two hosts (containers): nothing tells their
+  // lines apart, so nothing is split; a third address splits once.
+  auto same_pid = model_from({
+      "node:100:110 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>",
+      "node:100:110 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>",
+      "node:100:110 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0>",
+      "node:200:210 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>",
+      "node:200:210 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.4<0>",
+      "node:100:110 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0",
+  });
+  CHECK(same_pid.hosts.size() == 2);
+  CHECK(same_pid.hosts.find("node@10.0.0.3"));
+  for (const auto& p : same_pid.processes) CHECK(p.host == *same_pid.hosts.find(p.pid == 100 ? "node" : "node@10.0.0.3"));
 }
 
 TEST_CASE("a process that printed Init START is in init even without an init-phase line") {
