@@ -239,8 +239,20 @@ void ModelBuilder::flush_pending(Process& p, const CommSlot& slot) {
 }
 
 // Lines still waiting for their communicator at the end go to the last one
-// of their rank that fits.
+// of their rank that fits. A process with no Init line at all (an excerpt
+// often lacks most of them) joins the job's only communicator when its lines
+// fit it and no other process holds its rank there.
 void ModelBuilder::assign_pending() {
+  const std::optional<size_t> sole = model_.comms.size() == 1 ? std::optional<size_t>(0) : std::nullopt;
+  auto joins_sole = [&](const Process& p, const Pending& item) {
+    if (!sole || !p.slots.empty()) return false;
+    const Communicator& comm = model_.comms[*sole];
+    if (item.max_rank >= comm.nranks) return false;
+    if (item.own_rank >= comm.ranks.size()) return true;
+    const RankInfo& held = comm.ranks[item.own_rank];
+    bool unheld = held.host == kNoHost && held.pid == 0;
+    return unheld || (held.host == p.rec.host && held.pid == p.rec.pid);
+  };
   for (auto& [key, p] : processes_) {
     for (auto& item : p.pending) {
       const CommSlot* chosen = nullptr;
@@ -253,6 +265,8 @@ void ModelBuilder::assign_pending() {
       size_t comm;
       if (chosen) {
         comm = chosen->comm;
+      } else if (joins_sole(p, item)) {
+        comm = *sole;
       } else {
         // Lines that no Init line claims: the job never finished init, or the
         // log lacks the Init lines. Keep them in one stand-in communicator.

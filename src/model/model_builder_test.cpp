@@ -319,13 +319,47 @@ TEST_CASE("stand-in hosts: real pids, host unknown; a pdsh prefix still names th
       "gpu07: xxx:1001:1001 [0] NCCL INFO cudaDriverVersion 12040",
   });
   CHECK(m.hosts.names() == std::vector<std::string>{"gpu07"});
-  REQUIRE(m.comms.size() == 2);  // rank 15's line waits in "unclaimed"
+  REQUIRE(m.comms.size() == 1);  // rank 15's process printed no Init line: it joins the only communicator
   CHECK(m.comms[0].key == "0xab");
   CHECK(m.comms[0].host_of(8) == kNoHost);
   CHECK(m.comms[0].ranks[8].pid == 919);
+  CHECK(m.comms[0].ranks[15].pid == 926);
   CHECK(m.process_name(kNoHost, 919) == "host unknown pid 919");
   REQUIRE(m.driver_versions.at(12040).size() == 1);
   CHECK(m.host_name(m.driver_versions.at(12040)[0].host) == "gpu07");
+}
+
+TEST_CASE("lines of processes without an Init line join the only communicator, unless their rank is taken") {
+  auto m = model_from({
+      "a:10:10 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/Socket/0",
+      "b:20:20 [0] NCCL INFO Ring 00 : 0 -> 1 [receive] via NET/Socket/0",
+      "b:20:20 [0] NCCL INFO comm 0x7f rank 1 nranks 4 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "c:30:30 [0] NCCL INFO Ring 00 : 2 -> 3 [send] via NET/Socket/0",
+      "d:40:40 [0] NCCL INFO Ring 00 : 1 -> 2 [send] via NET/Socket/0",
+      "e:50:50 [0] NCCL INFO Ring 00 : 3 -> 7 [send] via NET/Socket/0",
+  });
+  REQUIRE(m.comms.size() == 2);
+  const Communicator& job = m.comms[0];
+  CHECK(job.key == "#0/4");
+  CHECK(m.host_name(job.host_of(0)) == "a");
+  CHECK(m.host_name(job.host_of(2)) == "c");
+  CHECK(job.edges.size() == 2);  // 0 -> 1 from both ends, and 2 -> 3
+  // d says it is rank 1, which b holds; e names rank 7 of a 4-rank communicator.
+  const Communicator& rest = m.comms[1];
+  CHECK(rest.synthetic);
+  CHECK(rest.edges.size() == 2);
+}
+
+TEST_CASE("with two communicators, lines of processes without an Init line stay apart") {
+  auto m = model_from({
+      "a:10:10 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0xa1 - Init COMPLETE",
+      "a:10:10 [0] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0xa2 - Init COMPLETE",
+      "b:20:20 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via NET/IB/0",
+  });
+  REQUIRE(m.comms.size() == 3);
+  CHECK(m.comms[2].synthetic);
+  CHECK(m.comms[0].edges.empty());
+  CHECK(m.comms[1].edges.empty());
 }
 
 TEST_CASE("nNodes 1 puts ranks whose hosts are unknown on one host (2.20+)") {
