@@ -207,6 +207,18 @@ size_t match_ray(std::string_view s) {
   return close + 2;
 }
 
+// Ray's log deduplication ends a line it folded with ` [repeated 15x across cluster]`.
+std::string_view strip_ray_repeat(std::string_view s) {
+  constexpr std::string_view kTail = "x across cluster]";
+  if (!s.ends_with(kTail)) return s;
+  std::string_view head = s.substr(0, s.size() - kTail.size());
+  size_t count = 0;
+  while (count < head.size() && is_digit(head[head.size() - 1 - count])) ++count;
+  constexpr std::string_view kOpen = " [repeated ";
+  if (count == 0 || !head.substr(0, head.size() - count).ends_with(kOpen)) return s;
+  return head.substr(0, head.size() - count - kOpen.size());
+}
+
 // kubectl --prefix `[pod/name/container] `.
 size_t match_kubectl(std::string_view s) {
   if (!starts_with_at(s, 0, "[pod/")) return 0;
@@ -364,6 +376,7 @@ Envelope strip_envelope(std::string_view line) {
   if (line.substr(0, env.prefix_length).find('`') != std::string_view::npos) {
     while (!s.empty() && s.back() == '`') s.remove_suffix(1);
   }
+  if (env.launcher == Launcher::Ray) s = strip_ray_repeat(s);
   env.payload = s;
   return env;
 }

@@ -106,6 +106,17 @@ TEST_CASE("Kubernetes CRI and kubectl timestamps, stacked under Ray") {
   CHECK(e.launcher == Launcher::Ray);
 }
 
+TEST_CASE("Ray's deduplication count at the end of a line is dropped, under Ray only") {
+  auto e = strip_envelope("(WorkerDict pid=3569860) gpu01:2771:2771 [0] NCCL INFO Using network IB [repeated 16x across cluster]");
+  CHECK(e.payload == kLine);
+  e = strip_envelope("> > (WorkerDict pid=3569860) gpu01:2771:2771 [0] NCCL INFO Using network IB [repeated 3x across cluster]");
+  CHECK(e.payload == kLine);
+  e = strip_envelope("(WorkerDict pid=1) gpu01:2771:2771 [0] NCCL INFO Using network IB [repeated x across cluster]");
+  CHECK(e.payload.ends_with("[repeated x across cluster]"));
+  e = strip_envelope("gpu01:2771:2771 [0] NCCL INFO Using network IB [repeated 16x across cluster]");
+  CHECK(e.payload.ends_with("[repeated 16x across cluster]"));
+}
+
 TEST_CASE("control bytes are removed before anything else") {
   std::string scratch;
   CHECK(strip_control("plain", scratch) == "plain");

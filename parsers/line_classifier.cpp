@@ -40,23 +40,49 @@ using re2::StringPiece;
 std::string_view sv(const StringPiece& p) { return std::string_view(p.data(), p.size()); }
 std::string_view sv(std::string_view p) { return p; }
 
-// Known NCCL INFO messages that carry nothing the checks use. Matched as
-// prefixes so that every version's variant is covered.
+// Known NCCL INFO messages that carry nothing the checks use, from every
+// release's INFO() calls (allocation, proxy, tuner, plugin and topology
+// traces included: NCCL_DEBUG_SUBSYS=ALL prints them). Matched as prefixes so
+// that every version's variant is covered.
 constexpr std::string_view kIgnoredPrefixes[] = {
-    "=== System", "AllGather:", "AllReduce:", "Allocated ", "Assigned NET plugin",
-    "Bootstrap", "Broadcast:", "CC ", "CUDA Dev ", "Call to ", "Comm config",
-    "Connected ", "Could not ", "DMA-BUF", "DEBUG file", "Enabled NCCL", "GPU Direct RDMA",
-    "GPU/", "Init timings", "Initialized NET plugin", "Launch mode", "Loaded ", "MNNVL",
-    "NCCL git version", "NCCL_", "NET/", "NVLS", "No ", "P2P ", "P2P plugin", "PROFILER/",
-    "Pattern ", "Plugin ", "Proxy ", "RAS ", "Recv:", "Reduce:", "ReduceScatter:",
-    "Send:", "Setting affinity", "Successfully loaded", "TUNER/", "Tree ", "Using ",
-    "[Proxy", "[Service", "cudaDriverVersion", "ncclCommInitRank", "ncclTopoGetCpuAffinity",
-    "threadThresholds", "rank ", "comm ", "Collnet", "CollNet", "Coll ", "HINT:",
-    "Symmetric", "Graph ", "Min Comp", "ENV/", "GIN/", "Failed to ", "DMA", "Attempting",
-    "CPU/", "PCI/", "NIC/", "Paths from", "Invalid value", "HCA ", "Memory ", "Disabling ", "Enabling ",
-    "Ignoring ", "Retrying", "Dumping", "Comm ", "MNNVL", "Revoke", "Abort",
+    "=== System", "AllGather:", "AllReduce:", "Allocated ", "Assigned ", "Assuming NVLink",
+    "Binding multicast", "Bootstrap", "Broadcast:", "Buffer ", "CC ", "CPUs with mixed", "CTAPolicy",
+    "CUDA Dev ", "CUDA Graph", "CUMEM", "Call to ", "Check P2P Type", "Cleanup buffer", "Closing tuner",
+    "Comm config", "CommRevoke", "Communicator has", "Compute Capability", "Connected ", "Connection to proxy",
+    "Could not ", "Created ", "Cross-clique", "Cuda ", "DMA-BUF", "DEBUG file", "Detected ", "Did not find child",
+    "Duplicating rings", "Enabled NCCL", "External ", "Found child net", "Found network interface",
+    "GDRCOPY", "GIN", "GPU Direct RDMA", "GPU/", "Host enqueue", "IPC symmetric", "Ib Alloc", "Init CE",
+    "Init timings", "Initialized ", "Inserted window", "Intrusive map", "KV Convert", "LSA extended",
+    "Last reference", "Launch mode", "Limiting to", "Loaded ", "Loading ", "Local CollNet", "Local Net",
+    "MMAP ", "MNNVL", "Marking physical", "Max P2P Peers", "Mem Alloc", "Mem Realloc", "MemManager",
+    "NCCL did not shutdown", "NCCL git version", "NCCL_", "NET/", "NET_IB", "NVLS", "NVLink target", "Net : ",
+    "New proxy", "No ", "Number of segments", "Opened tuner", "P2P ", "P2P plugin", "PARAM", "PROFILER/", "PXN ",
+    "Parsed environment", "Pattern ", "Peer ", "Plugin ", "Profiler ", "Proxy ", "ProxyCall", "Queing", "Queuing",
+    "RAS ", "RMA/", "Rank ", "Received and initiated", "Recv:", "Reduce:", "ReduceScatter:", "Register ",
+    "Retrieving state", "SHM legacy", "Search ", "Send:", "Setting affinity", "Skipping ", "Socket progress",
+    "Stack size", "Successfully loaded", "SymCheck", "TOPO/", "TUNER/", "Threads per block",
+    "Topology detection", "Tree ", "Tuner", "Tuning P2P", "UDS", "Unable to ", "Unknown CTA", "Unlinking shared",
+    "Unloading plugin", "User asked for", "Using ", "WSAStartup", "Warning: ENV", "Widening links", "XML ",
+    "[Proxy", "[Service", "bootstrapSplit", "collnetEnable", "cuMem host allocations", "cudaDriverVersion",
+    "devCommCreate", "dlsym failed", "dlvsym failed", "ginForceEnable", "latencyinter", "maxCTAs", "minCTAs",
+    "ncclComm", "ncclMaxSharedMem", "ncclNvml", "ncclOs", "ncclPollProxyResponse", "ncclRma", "ncclTopo",
+    "nranks ", "nvlsCTAs", "nvml", "proxy", "recvConnect", "recvOpId", "register comm", "resp.opId",
+    "scheduleRmaTasks", "sendConnect", "socketProgressOpt", "splitShare", "stream is being captured",
+    "threadThresholds", "timings: ", "rank ", "comm ", "Collnet", "CollNet", "Coll ", "HINT:",
+    "Symmetric", "Graph ", "Min Comp", "ENV/", "Failed to ", "DMA", "Attempting",
+    "CPU/", "PCI/", "NIC/", "Paths from", "Invalid ", "HCA ", "Memory ", "Disabling ", "Enabling ",
+    "Ignoring ", "Retrying", "Dumping", "Comm ", "Revoke", "Abort", "/sys/devices/",
 };
 
+// The prefixes by their first byte: a line compares against a handful.
+const std::array<std::vector<std::string_view>, 256>& ignored_prefixes_by_first_byte() {
+  static const auto index = [] {
+    std::array<std::vector<std::string_view>, 256> by_byte;
+    for (auto p : kIgnoredPrefixes) by_byte[static_cast<unsigned char>(p.front())].push_back(p);
+    return by_byte;
+  }();
+  return index;
+}
 
 // Whether `s` holds `needle`, hopping with memchr on the needle's byte at
 // `rare`: string_view::find compares at every occurrence of the needle's
@@ -74,7 +100,8 @@ bool holds(std::string_view s, std::string_view needle, size_t rare) {
 }
 
 bool ignored_message(std::string_view msg) {
-  for (auto p : kIgnoredPrefixes) {
+  if (msg.empty()) return false;
+  for (auto p : ignored_prefixes_by_first_byte()[static_cast<unsigned char>(msg.front())]) {
     if (msg.starts_with(p)) return true;
   }
   // `1 coll channels, ...`, tracebacks `init.cc:1234 -> 3`, topology blocks.
@@ -84,6 +111,23 @@ bool ignored_message(std::string_view msg) {
     return true;
   }
   if (msg.starts_with(" ") || msg.starts_with("+ ") || msg.starts_with("=")) return true;
+  // 2.5's `Intel/Skylake (or later) CPU (PCI 12, InterCpu 9)`; per-operation
+  // tuning `AllReduce [Symmetric]: 1024 Bytes -> Kernel ...` (2.27+).
+  if (msg.find(" CPU (PCI ") != std::string_view::npos || msg.find(" Bytes -> ") != std::string_view::npos ||
+      msg.find(" via C2C link") != std::string_view::npos) {
+    return true;
+  }
+  // Allocation traces behind their call site: `alloc.h:58 Cuda Alloc Size 4194304 pointer 0x...`.
+  if (size_t colon = msg.find(':'); colon != std::string_view::npos && colon > 0 && colon < 64) {
+    size_t end = colon + 1;
+    while (end < msg.size() && is_digit(msg[end])) ++end;
+    std::string_view rest = msg.substr(std::min(end + 1, msg.size()));
+    if (end > colon + 1 && end < msg.size() && msg[end] == ' ' && msg.find(' ') == end) {
+      for (std::string_view alloc : {"Cuda ", "Mem ", "Ib Alloc", "malloc ", "memory stack"}) {
+        if (rest.starts_with(alloc)) return true;
+      }
+    }
+  }
   return false;
 }
 

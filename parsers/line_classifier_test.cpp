@@ -205,10 +205,31 @@ TEST_CASE("network, version, driver and environment lines") {
 }
 
 TEST_CASE("known but unused lines are ignored, new shapes are unknown") {
+  for (std::string_view line : {"Threads per block : 512/640/512", "Intel/Skylake (or later) CPU (PCI 12, InterCpu 9)",
+                                "Intel CPU (PCI 12, InterCpu 8)",
+                                "/sys/devices/pci0000:00/0000:00:1f.6 -> 0/0/0/0",
+                                "Check P2P Type intraNodeP2pSupport 0 directMode 0",
+                                "Check P2P Type isAllDirectP2p 1 directMode 0 isAllCudaP2p 1",
+                                "nvmlDeviceGetNvLinkCapability() failed: Not Supported",
+                                "CUDA Graph helper thread created for device 0",
+                                "Communicator has 2 nodes which is less than CollNet node threshold 4, disabling CollNet",
+                                "PXN Disabled as plugin is v4", "Loading topology file /etc/nccl/topo.xml",
+                                "bootstrapSplit: comm 0x55d0 parent 0x55c0 rank 1 nranks 4 color 1 key 1 prev 0 next 2 - DONE",
+                                "TOPO/NET : Importing network plugins to topology", "timings: rank 0 nranks 8 P2p connect done in 0.12",
+                                "AllReduce [Symmetric]: 1048576 Bytes -> Kernel AllReduce_AGxLL_R nchannels 16 nthreads 512",
+                                "GPU 0 / HCA 0 connected to CPU 0 via C2C link",
+                                "alloc.h:58 Cuda Alloc Size 4194304 pointer 0x7f3c4a000000",
+                                "enqueue.cc:1120 Cuda Host Alloc Size 2048 pointer 0x7f3c4a000000 seconds: cudaHostAlloc=0.01",
+                                "Register ptr 0x7f3c4a000000 size 4194304 on 4 net devices"}) {
+    CAPTURE(line);
+    CHECK(std::holds_alternative<IgnoredEvent>(classify_message(line)));
+  }
   CHECK(std::holds_alternative<IgnoredEvent>(classify_message("Connected all rings")));
   CHECK(std::holds_alternative<IgnoredEvent>(classify_message(
       "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 1 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1")));
   CHECK(std::holds_alternative<UnknownEvent>(classify_message("Frobnicating the widget")));
+  CHECK(std::holds_alternative<UnknownEvent>(classify_message("frob.cc:12 Frobnicating the widget")));
+  CHECK(std::holds_alternative<UnknownEvent>(classify_message("socketFinalizeAccept: didn't receive a valid magic from 10.0.0.2<4321>")));
 }
 
 TEST_CASE("traceback frames of every generation, and what only looks like one") {
