@@ -230,6 +230,11 @@ bool is_host_char(char c) {
   return is_digit(c) || is_lower(c) || is_upper(c) || c == '-' || c == '_' || c == '.';
 }
 
+// nccl-tests prints its failures after the host's name itself
+// ("gpu07: Test NCCL failure common.cu:1005 '…'"): the name belongs to the
+// run's text, not a launcher's prefix.
+bool is_nccl_tests_failure(std::string_view after_host) { return after_host.starts_with("Test "); }
+
 // pdsh/clush `host: `; only taken when NCCL text follows, because `word: `
 // starts too many ordinary lines.
 size_t match_pdsh(std::string_view s, std::string_view& host) {
@@ -238,7 +243,7 @@ size_t match_pdsh(std::string_view s, std::string_view& host) {
   if (p == 0 || p + 2 > s.size() || s[p] != ':' || s[p + 1] != ' ') return 0;
   std::string_view rest = s.substr(p + 2);
   if (rest.find(" NCCL ") == std::string_view::npos && !rest.starts_with("NCCL ")) return 0;
-  if (rest.starts_with("Test ")) return 0;  // nccl-tests' own "host: Test NCCL failure"
+  if (is_nccl_tests_failure(rest)) return 0;
   host = s.substr(0, p);
   return p + 2;
 }
@@ -288,9 +293,7 @@ size_t output_host_prefix(std::string_view payload, std::string_view& host) {
       std::all_of(payload.begin() + 3, payload.begin() + static_cast<std::ptrdiff_t>(p), [](char c) { return is_digit(c); })) {
     return 0;
   }
-  // nccl-tests prints its failures after the host's name itself:
-  // "gpu07: Test NCCL failure common.cu:1005 '…'", which its run keeps.
-  if (payload.substr(p + 2).starts_with("Test ")) return 0;
+  if (is_nccl_tests_failure(payload.substr(p + 2))) return 0;
   host = payload.substr(0, p);
   return p + 2;
 }
@@ -323,6 +326,7 @@ std::string_view ansible_section_host(std::string_view payload) {
 Envelope strip_envelope(std::string_view line) {
   Envelope env;
   std::string_view s = line;
+  bool code_span_opened = false;
   // Bounded: every matcher consumes at least one byte.
   for (int round = 0; round < 16 && !s.empty(); ++round) {
     size_t n = 0;
@@ -338,6 +342,7 @@ Envelope strip_envelope(std::string_view line) {
     }
     if (first == '>' || first == '#' || first == '\t' || first == '\\' || first == '`') {
       if (!(n = match_decoration(s))) break;
+      code_span_opened = code_span_opened || first == '`';
     } else if (is_lower(first) && (n = match_pdsh(s, env.launcher_host))) {
       // A host name: only pdsh/clush starts so (the matchers below need
       // a digit, an upper-case letter or punctuation first).
@@ -373,7 +378,7 @@ Envelope strip_envelope(std::string_view line) {
   }
   env.prefix_length = line.size() - s.size();
   // A code span opened before the line closes at its end.
-  if (line.substr(0, env.prefix_length).find('`') != std::string_view::npos) {
+  if (code_span_opened) {
     while (!s.empty() && s.back() == '`') s.remove_suffix(1);
   }
   if (env.launcher == Launcher::Ray) s = strip_ray_repeat(s);

@@ -28,36 +28,21 @@ class TransportVsTopology final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-// The topology that describes each host of the log: the matrix printed under
-// the host's name (exactly, or the same short name), else the one matrix
-// that named no host (a bare `topo -m` file beside a job of identical nodes).
+// The topology of each host of the log (see topology_of_host), looked up once.
 class HostTopologies {
  public:
-  explicit HostTopologies(const JobModel& m) {
-    const TopologyFact* unnamed = nullptr;
-    bool ambiguous = false;
-    for (const auto& t : m.gpu_side.topologies) {
-      if (t.host.empty()) {
-        ambiguous = ambiguous || (unnamed && unnamed->matrix.links != t.matrix.links);
-        if (!unnamed) unnamed = &t;
-        continue;
-      }
-      for (uint32_t h = 0; h < m.hosts.size(); ++h) {
-        const std::string& name = m.hosts.name(h);
-        if (same_host_name(name, t.host)) named_.emplace(h, &t);
-      }
-    }
-    if (!ambiguous) unnamed_ = unnamed;
+  explicit HostTopologies(const JobModel& m) : by_host_(m.hosts.size()) {
+    for (uint32_t h = 0; h < m.hosts.size(); ++h) by_host_[h] = topology_of_host(m.gpu_side, m.hosts.name(h));
+    unnamed_host_ = topology_of_host(m.gpu_side, {});
   }
-  const TopologyFact* of(uint32_t host) const {
-    auto it = named_.find(host);
-    return it != named_.end() ? it->second : unnamed_;
+  const TopologyFact* of(uint32_t host) const { return host < by_host_.size() ? by_host_[host] : unnamed_host_; }
+  bool empty() const {
+    return !unnamed_host_ && std::none_of(by_host_.begin(), by_host_.end(), [](auto* t) { return t != nullptr; });
   }
-  bool empty() const { return named_.empty() && !unnamed_; }
 
  private:
-  std::map<uint32_t, const TopologyFact*> named_;
-  const TopologyFact* unnamed_ = nullptr;
+  std::vector<const TopologyFact*> by_host_;
+  const TopologyFact* unnamed_host_ = nullptr;  // for ranks whose host is unknown
 };
 
 // The rank's GPU as `topo -m` numbers it (NVML order): NCCL's nvmlDev, else

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "src/model/topology_paths.h"
 #include "src/probe/ib_attrs.h"
 
 namespace nd {
@@ -69,32 +70,6 @@ const NvlinkGeneration* nvlink_generation(const std::string& gpu_name) {
   return nullptr;
 }
 
-// "NV12" -> 12; nullopt for a PCIe or CPU path.
-std::optional<uint32_t> nvlink_count(const std::string& cell) {
-  if (cell.size() < 3 || !cell.starts_with("NV")) return std::nullopt;
-  uint32_t n = 0;
-  for (char c : std::string_view(cell).substr(2)) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + static_cast<uint32_t>(c - '0');
-  }
-  return n > 0 ? std::optional<uint32_t>(n) : std::nullopt;
-}
-
-// The matrix printed under `host`, else the one matrix of the input that
-// named no host (a bare `topo -m` file beside the test's output).
-const TopologyFact* topology_of(const JobModel& m, const std::string& host) {
-  const TopologyFact* unnamed = nullptr;
-  size_t unnamed_count = 0;
-  for (const auto& t : m.gpu_side.topologies) {
-    if (same_host_name(t.host, host)) return &t;
-    if (t.host.empty()) {
-      unnamed = &t;
-      ++unnamed_count;
-    }
-  }
-  return unnamed_count == 1 ? unnamed : nullptr;
-}
-
 // The fewest NVLinks between any two of `gpus` ("GPU0", …); nullopt when a
 // pair has none.
 std::optional<uint32_t> fewest_nvlinks(const TopoMatrix& matrix, const std::vector<std::string>& gpus) {
@@ -129,7 +104,7 @@ std::optional<BusbwExpectation> derived_nvlink_busbw(const NcclTestsRun& run, co
     devices.insert(r.device);
   }
   if (hosts.size() != 1 || devices.size() != run.ranks.size()) return std::nullopt;
-  const TopologyFact* topology = topology_of(model, *hosts.begin());
+  const TopologyFact* topology = topology_of_host(model.gpu_side, *hosts.begin());
   if (!topology) return std::nullopt;
   if (names.empty()) {
     for (const auto& g : model.gpu_side.gpus) {

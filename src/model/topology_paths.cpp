@@ -2,6 +2,9 @@
 
 #include <array>
 
+#include "src/model/job_model.h"
+#include "src/util/numbers.h"
+
 namespace nd {
 
 std::optional<int> pci_path_rank(std::string_view link) {
@@ -12,8 +15,26 @@ std::optional<int> pci_path_rank(std::string_view link) {
   return std::nullopt;
 }
 
-bool is_nvlink(std::string_view link) {
-  return link.size() > 2 && link.starts_with("NV") && link.find_first_not_of("0123456789", 2) == std::string_view::npos;
+bool is_nvlink(std::string_view link) { return nvlink_count(link).has_value(); }
+
+std::optional<uint32_t> nvlink_count(std::string_view link) {
+  if (!link.starts_with("NV")) return std::nullopt;
+  auto n = parse_u32(link.substr(2));
+  return n && *n > 0 ? n : std::nullopt;
+}
+
+const TopologyFact* topology_of_host(const GpuSide& side, std::string_view host) {
+  const TopologyFact* unnamed = nullptr;
+  bool ambiguous = false;
+  for (const auto& t : side.topologies) {
+    if (t.host.empty()) {
+      ambiguous = ambiguous || (unnamed && unnamed->matrix.links != t.matrix.links);
+      if (!unnamed) unnamed = &t;
+    } else if (!host.empty() && same_host_name(t.host, host)) {
+      return &t;
+    }
+  }
+  return ambiguous ? nullptr : unnamed;
 }
 
 std::string topo_link(const TopoMatrix& m, const std::string& a, const std::string& b) {
