@@ -15,7 +15,7 @@ namespace {
 // Characters that cannot be part of a host name; they end the host token.
 bool ends_host(char c) {
   return c == ' ' || c == '\t' || c == ']' || c == '>' || c == ')' || c == '[' || c == '<' ||
-         c == '(' || c == ',' || c == '"' || c == '\'' || c == '|';
+         c == '(' || c == ',' || c == '"' || c == '\'' || c == '|' || c == '`' || c == '*' || c == '=';
 }
 
 struct LevelWord {

@@ -63,6 +63,15 @@ TEST_CASE("text glued in front of a header is not part of the host") {
   REQUIRE(scan.count == 1);
   CHECK(scan.headers[0].host == "gpu12");
   CHECK(scan.headers[0].column > 0);
+  // A code span or bold text opened in the prose before it.
+  for (std::string_view line : {"error log `H100-2:19989:20082 [1] NCCL INFO Using network IB",
+                                "see **H100-2:19989:20082 [1] NCCL INFO Using network IB",
+                                "env=H100-2:19989:20082 [1] NCCL INFO Using network IB"}) {
+    CAPTURE(line);
+    scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].host == "H100-2");
+  }
 }
 
 TEST_CASE("a custom timestamp with colons is not taken for the header") {
