@@ -165,6 +165,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
   Unfinished unfinished;
   std::set<ProcessKey> explained;  // processes named by a communicator's finding
   std::set<ProcessKey> completed_somewhere;
+  std::set<ProcessKey> shown_partial;  // of ranks that a "the log is partial" finding names
   LineRef job_done;  // the last Init COMPLETE of the job
   uint32_t job_ranks = 0;
   for (const auto& comm : m.comms) {
@@ -244,12 +245,16 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
       f.severity = Severity::Info;
       f.comm = comm.key;
       f.message = fmt::format(
-          "communicator {} (nranks {}): {} have no Init line in this input, yet other ranks completed init, which "
+          "communicator {} (nranks {}): {} {} no Init line in this input, yet other ranks completed init, which "
           "needs every rank: the log is partial (output of only some ranks), not a hang",
-          comm.key, comm.nranks, missing_text);
+          comm.key, comm.nranks, missing_text, missing.size() == 1 ? "has" : "have");
       f.ranks = missing;
       cite(m, f, comm.first_line, ctx.options.max_evidence);
       out.add(std::move(f));
+      // Processes of these ranks that printed other lines need no "excerpt?" note of their own.
+      for (uint32_t r : missing) {
+        if (r < comm.ranks.size() && comm.ranks[r].pid != 0) shown_partial.insert({comm.ranks[r].host, comm.ranks[r].pid});
+      }
     }
   }
 
@@ -276,6 +281,7 @@ void InitIncomplete::check(const CheckContext& ctx, FindingSink& out) const {
       silent_stuck.push_back(&p);
       continue;
     }
+    if (shown_partial.count({p.host, p.pid})) continue;
     ++unfinished.processes;
     unfinished.hosts.insert(p.host);
     if (p.own_rank >= 0) {

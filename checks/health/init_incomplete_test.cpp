@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -102,6 +104,27 @@ TEST_CASE("ranks absent from a log whose other ranks completed: a partial log, n
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message == "communicator 0xabc (nranks 4): ranks 2-3 of 4 have no Init line in this input, yet other ranks "
                         "completed init, which needs every rank: the log is partial (output of only some ranks), not a hang");
+}
+
+TEST_CASE("before 2.18.3, ranks whose processes show ring lines but no Init line: said once, as a partial log") {
+  auto m = model_from({
+      "node01:2771:2801 [0] NCCL INFO Ring 00 : 1 -> 0 [receive] via NET/Socket/0",
+      "node01:2771:2801 [0] NCCL INFO comm 0x7f01 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "node02:3001:3040 [0] NCCL INFO Ring 00 : 1 -> 0 [send] via NET/Socket/0",
+  });
+  auto f = run_rule("init-incomplete", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message == "communicator #0/2 (nranks 2): rank 1 of 2 has no Init line in this input, yet other ranks "
+                        "completed init, which needs every rank: the log is partial (output of only some ranks), not a hang");
+  // An error WARN from that process still says it failed.
+  auto failed = model_from({
+      "node01:2771:2801 [0] NCCL INFO Ring 00 : 1 -> 0 [receive] via NET/Socket/0",
+      "node01:2771:2801 [0] NCCL INFO comm 0x7f01 rank 0 nranks 2 cudaDev 0 nvmlDev 0 - Init COMPLETE",
+      "node02:3001:3040 [0] NCCL INFO Ring 00 : 1 -> 0 [send] via NET/Socket/0",
+      "node02:3001:3040 [0] include/socket.h:390 NCCL WARN Connect to 192.168.50.11<43123> failed : Connection refused",
+  });
+  f = run_rule("init-incomplete", failed);
+  CHECK(std::any_of(f.begin(), f.end(), [](const Finding& x) { return x.severity == Severity::Error; }));
 }
 
 TEST_CASE("before 2.18.3 there is no START: init-phase lines without COMPLETE are an excerpt's end") {
