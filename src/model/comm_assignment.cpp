@@ -202,7 +202,8 @@ void ModelBuilder::route(Process& p, uint32_t own_rank, uint32_t max_rank, Scope
 void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scoped&& item) {
   auto& comm = model_.comms[comm_index];
   RankInfo& info = comm.rank(own_rank);
-  if (info.host == kNoHost) {
+  // Unknown, or known only by its host (inferred from a P2P link to it).
+  if (info.host == kNoHost || (info.pid == 0 && info.host == p.rec.host)) {
     info.host = p.rec.host;
     info.pid = p.rec.pid;
   }
@@ -250,8 +251,9 @@ void ModelBuilder::assign_pending() {
     if (item.max_rank >= comm.nranks) return false;
     if (item.own_rank >= comm.ranks.size()) return true;
     const RankInfo& held = comm.ranks[item.own_rank];
-    bool unheld = held.host == kNoHost && held.pid == 0;
-    return unheld || (held.host == p.rec.host && held.pid == p.rec.pid);
+    // A rank known only by its host (inferred from a P2P link to it) is open to a process there.
+    if (held.pid == 0) return held.host == kNoHost || held.host == p.rec.host;
+    return held.host == p.rec.host && held.pid == p.rec.pid;
   };
   for (auto& [key, p] : processes_) {
     for (auto& item : p.pending) {
