@@ -112,6 +112,31 @@ constexpr size_t kMaxName = 64;
 
 }  // namespace
 
+namespace {
+
+// 2.21-2.23 print NICs fused into one device as `[0]={[0] mlx5_2:1/RoCE,
+// [1] mlx5_3:1/RoCE}` and a device alone under its HCA's number
+// (`[2]mlx5_0:1/RoCE` may be device 1): the netDev of connection lines is the
+// position among the items at brace depth 0, which every member gets.
+void number_fused_devices(std::string_view list, std::vector<NetDeviceEntry>& devices) {
+  if (list.find("={") == std::string_view::npos) return;
+  std::vector<size_t> starts;
+  int depth = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    char c = list[i];
+    if (c == '{') ++depth;
+    if (c == '}') --depth;
+    if (c == '[' && depth == 0 && i + 1 < list.size() && is_digit(list[i + 1])) starts.push_back(i);
+  }
+  for (auto& d : devices) {
+    auto at = static_cast<size_t>(d.name.data() - list.data());
+    auto after = std::upper_bound(starts.begin(), starts.end(), at);
+    d.index = after == starts.begin() ? -1 : static_cast<int>(after - starts.begin()) - 1;
+  }
+}
+
+}  // namespace
+
 std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
   std::vector<NetDeviceEntry> out;
   if (size_t oob = list.find(';'); oob != std::string_view::npos) list = list.substr(0, oob);
@@ -128,7 +153,10 @@ std::vector<NetDeviceEntry> parse_net_devices(std::string_view list) {
     // The link layer: its first 16 letters, as the pattern took them before.
     out.push_back({i, c.name, p, c.layer.substr(0, 16), {}});
   }
-  if (any_ib) return out;
+  if (any_ib) {
+    number_fused_devices(list, out);
+    return out;
+  }
   from = 0;
   while (out.size() < kMaxDevices && find_item(list, from, socket_item_at, c)) {
     int i = bounded_number(c.index, 6);
@@ -171,7 +199,10 @@ std::vector<NetDeviceEntry> parse_net_devices_re2(std::string_view list) {
     // The link layer: its first 16 letters, as the pattern took them before.
     out.push_back({i, sv(name), p, sv(layer).substr(0, 16), {}});
   }
-  if (any_ib) return out;
+  if (any_ib) {
+    number_fused_devices(list, out);
+    return out;
+  }
   input = re2::StringPiece(list.data(), list.size());
   re2::StringPiece address;
   while (out.size() < kMaxDevices && re2::RE2::FindAndConsume(&input, kSocketItem, &index, &name, &address)) {

@@ -32,11 +32,18 @@ TEST_CASE("net devices: 2.4-2.11 list, rail/plane (2.30.7) and UNSPECIFIED (2.26
   CHECK(rail[1].link_layer == "UNSPECIFIED");
 }
 
-TEST_CASE("net devices: merged NICs list their members (2.20-2.23)") {
+TEST_CASE("net devices: fused NICs list their members under the device's index (2.21-2.23)") {
   auto d = parse_net_devices(" [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} ; OOB ib0:10.1.0.10<0>");
   REQUIRE(d.size() == 4);
-  CHECK(d[3].index == 3);
+  CHECK(d[3].index == 1);  // `via NET/IB/1` is the second fused device
   CHECK(d[3].name == "mlx5_3");
+  CHECK(d[1].index == 0);
+  // A device alone after a fused one prints its HCA number, not its device index.
+  d = parse_net_devices(" [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [2]mlx5_0:1/RoCE [RO]; OOB bond0:10.0.0.9<0>");
+  REQUIRE(d.size() == 3);
+  CHECK(d[2].name == "mlx5_0");
+  CHECK(d[2].index == 1);
+  CHECK(parse_net_devices_re2(" [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [2]mlx5_0:1/RoCE [RO]; OOB bond0:10.0.0.9<0>")[2].index == 1);
 }
 
 TEST_CASE("net devices: socket interfaces; OOB is not a device; junk gives nothing") {
@@ -130,6 +137,7 @@ TEST_CASE("net devices: the hand scan agrees with the regular expressions it mir
       " [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.4.19<0>",
       " [0]mlx5_0:1:0:1/IB [1]mlx5_3:1:3/UNSPECIFIED ; OOB ib0:10.1.0.10<0>",
       " [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} ; OOB ib0:10.1.0.10<0>",
+      " [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [2]mlx5_0:1/RoCE [RO]; OOB bond0:10.0.0.9<0>",
       " [0]ib0:10.1.0.10<0> [1]eth0:fe80::1%eth0<0>",
       " [0]mlx5_bond_0:1/RoCE [1]ibp12s0:1/IB",
       " [0]eth0:10.0.0.1<1234567> [1]eth1:10.0.0.2<0> [2]eth2@vlan:10.0.0.3<0>",

@@ -50,8 +50,28 @@ void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {
 
 void ModelBuilder::on(const At&, const NvlsConnectedEvent&) { model_.nvls_connected = true; }
 
+namespace {
+
+// The devices as NCCL numbers them: NICs it fused into one (2.21-2.23 print
+// `[0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB}`, one index for both) become one
+// device named as NCCL names it, `mlx5_0+mlx5_1`.
+std::vector<NetDevice> listed_devices(const NetUsingEvent& e) {
+  std::vector<NetDevice> out;
+  for (const auto& d : e.devices) {
+    if (!out.empty() && d.index >= 0 && out.back().index == d.index) {
+      out.back().name += "+" + valid_utf8(d.name);
+      continue;
+    }
+    out.push_back({d.index, valid_utf8(d.name), d.port, valid_utf8(d.link_layer), valid_utf8(d.address)});
+  }
+  return out;
+}
+
+}  // namespace
+
 void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
   if (e.devices.empty() || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
+  std::vector<NetDevice> devices = listed_devices(e);
   auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
   if (!inserted) {
     // Lists printed without a host that differ are several hosts': none of
@@ -59,9 +79,9 @@ void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef 
     // tombstone (SIZE_MAX), so that later ones are refused too.
     if (host != kNoHost || it->second == SIZE_MAX) return;
     const HostNets& kept = model_.host_nets[it->second];
-    bool same = kept.devices.size() == e.devices.size();
-    for (size_t i = 0; same && i < e.devices.size(); ++i) {
-      same = kept.devices[i].name == e.devices[i].name && kept.devices[i].address == e.devices[i].address;
+    bool same = kept.devices.size() == devices.size();
+    for (size_t i = 0; same && i < devices.size(); ++i) {
+      same = kept.devices[i].name == devices[i].name && kept.devices[i].address == devices[i].address;
     }
     if (same) return;
     model_.host_nets.erase(model_.host_nets.begin() + static_cast<std::ptrdiff_t>(it->second));
@@ -71,11 +91,7 @@ void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef 
     it->second = SIZE_MAX;
     return;
   }
-  HostNets nets{host, valid_utf8(e.net), {}, ref};
-  for (const auto& d : e.devices) {
-    nets.devices.push_back({d.index, valid_utf8(d.name), d.port, valid_utf8(d.link_layer), valid_utf8(d.address)});
-  }
-  model_.host_nets.push_back(std::move(nets));
+  model_.host_nets.push_back({host, valid_utf8(e.net), std::move(devices), ref});
 }
 
 void ModelBuilder::add_net_note(const At& at, const NetNoteEvent& e) {

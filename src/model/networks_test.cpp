@@ -84,3 +84,17 @@ TEST_CASE("IB at work: completion and verbs WARNs, once per host") {
   CHECK(m.net_notes.size() == 3);
   CHECK(m.warnings.size() == 3);
 }
+
+TEST_CASE("NICs that NCCL fused into one device are one device, named as NCCL names it (2.21-2.23)") {
+  auto m = model_from({
+      "bigo:1884:2298 [0] NCCL INFO NET/IB : Using [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [2]mlx5_0:1/RoCE [RO]; "
+      "OOB bond0:10.0.0.9<0>",
+  });
+  REQUIRE(m.host_nets.size() == 1);
+  const auto& devices = m.host_nets[0].devices;
+  REQUIRE(devices.size() == 2);
+  CHECK(devices[0].index == 0);
+  CHECK(devices[0].name == "mlx5_2+mlx5_3");
+  CHECK(devices[1].index == 1);
+  CHECK(devices[1].name == "mlx5_0");
+}
