@@ -36,6 +36,7 @@ struct HangEvidence {
   const JobModel& m;
   std::vector<LineRef> watchdog;  // PyTorch watchdog timeouts anywhere in the job
   std::multimap<ProcessKey, LineRef> error_warns;  // WARNs that mean a failure, per process
+  std::map<ProcessKey, LineRef> failed_calls;      // tracebacks to the caller without a WARN
   std::map<ProcessKey, const ProcessRecord*> process;
   std::map<uint32_t, uint32_t> file_end;  // file -> last line any process printed
 
@@ -51,6 +52,9 @@ struct HangEvidence {
       if (w.cls.severity == WarnSeverity::Error || w.returned_to_caller) {
         error_warns.emplace(ProcessKey{w.host, w.pid}, w.line);
       }
+    }
+    for (const auto& f : m.failed_calls) {
+      if (f.reached_caller && !f.recovered) failed_calls.emplace(ProcessKey{f.host, f.pid}, f.first);
     }
     for (const auto& p : m.processes) {
       process[{p.host, p.pid}] = &p;
@@ -81,6 +85,10 @@ struct HangEvidence {
         lines.push_back(it->second);
         return "the process printed an error WARN after it began init";
       }
+    }
+    if (auto failed = failed_calls.find(who); failed != failed_calls.end() && since < failed->second) {
+      lines.push_back(failed->second);
+      return "NCCL returned an error to the caller after it began init";
     }
     if (others_done.line == 0 || input_open) return {};
     auto it = process.find(who);

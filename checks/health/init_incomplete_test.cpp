@@ -204,3 +204,14 @@ TEST_CASE("a complete log is silent") {
   });
   CHECK(run_rule("init-incomplete", m).empty());
 }
+
+TEST_CASE("a traceback to the caller without a WARN after Init START: it failed in init") {
+  auto m = model_from_lines(with(kStartedOnly, {
+      "gpuA:100:100 [0] NCCL INFO init.cc:1501 -> 1",
+      "gpuA:100:100 [0] NCCL INFO group.cc:64 -> 1 [Async thread]",
+  }));
+  auto f = run_rule("init-incomplete", m);
+  REQUIRE(!f.empty());
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message.find("NCCL returned an error to the caller after it began init") != std::string::npos);
+}

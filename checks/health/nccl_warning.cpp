@@ -131,6 +131,71 @@ std::string rdma_in_use(const JobModel& m, const CheckOptions& options) {
   return fmt::format("{}", fmt::join(rdma, ", "));
 }
 
+// What the failing CUDA, system or internal call was is in the lines NCCL
+// prints at TRACE or in subsystems the log may lack; the code says which kind.
+std::string_view failed_call_hint(uint32_t code) {
+  switch (code) {
+    case 1: return "a CUDA call failed inside NCCL (driver and CUDA versions, GPU memory, a faulty GPU)";
+    case 2: return "a system call failed inside NCCL (sockets, shared memory, /dev/shm size, file limits)";
+    case 3: return "NCCL hit an internal error";
+    case 4:
+    case 5: return "the application called NCCL wrongly";
+    case 6: return "a peer process failed or went away";
+    default: return "";
+  }
+}
+
+// Tracebacks that no WARN introduces: NCCL returned an error to the caller
+// without saying why (an INFO-level failure), one finding per error code.
+void failed_call_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
+  std::set<std::pair<uint32_t, uint64_t>> warned;
+  for (const auto& w : m.warnings) warned.emplace(w.host, w.pid);
+  std::map<uint32_t, std::vector<const FailedCallRecord*>> by_code;
+  for (const auto& r : m.failed_calls) {
+    if (r.reached_caller && !r.recovered && !warned.count({r.host, r.pid})) by_code[r.code].push_back(&r);
+  }
+  // The application's own report of the error (PyTorch, nccl-tests) has its finding.
+  auto reported_elsewhere = [&](uint32_t code) {
+    std::string_view name = nccl_result_name(code);
+    for (const auto& r : m.framework_errors) {
+      if (r.nccl_error && r.nccl_error->error.find(name) != std::string::npos) return true;
+    }
+    for (const auto& fact : m.gpu_side.nccl_tests) {
+      for (const auto& text : fact.run.failure_texts) {
+        if (text.find(name) != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& [code, records] : by_code) {
+    if (reported_elsewhere(code)) continue;
+    Finding f = make_finding(info, "");
+    f.severity = Severity::Error;
+    f.subject = fmt::format("failed call {}", code);
+    std::set<std::string> hosts;
+    std::vector<std::string> host_list;
+    for (const auto* r : records) {
+      if (r->host != kNoHost && hosts.insert(m.host_name(r->host)).second) host_list.push_back(m.host_name(r->host));
+    }
+    // The longest traceback shows the most of the path.
+    const FailedCallRecord& first = **std::max_element(
+        records.begin(), records.end(), [](const auto* a, const auto* b) { return a->frames < b->frames; });
+    std::string trace = first.frames > 1 ? fmt::format("{} ... {}", first.first_at, first.last_at) : first.first_at;
+    std::string hint(failed_call_hint(code));
+    f.message = fmt::format(
+        "NCCL returned error {} ({}) to its caller {}without a WARN{}: {} process{}, traceback {}{}; the {} failed",
+        code, nccl_result_name(code), first.in_init ? "during communicator init " : "",
+        host_list.empty() ? std::string() : fmt::format(" on {}", names_text(host_list, options)), records.size(),
+        records.size() == 1 ? "" : "es", trace, hint.empty() ? "" : "; " + hint, first.in_init ? "init" : "call");
+    f.hosts.assign(hosts.begin(), hosts.end());
+    for (const auto* r : records) {
+      cite(m, f, r->first, options.max_evidence);
+      if (r->last != r->first) cite(m, f, r->last, options.max_evidence);
+    }
+    out.add(std::move(f));
+  }
+}
+
 void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
   using Timeout = WatchdogTimeout;
   std::map<int64_t, Timeout> by_rank;  // lowest SeqNum per rank (-1: unknown rank)
@@ -365,6 +430,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
     if (g->cls.kind == WarnKind::SocketConfig || g->cls.kind == WarnKind::Socket) f.related = {"ND3110", "ND1100"};
     out.add(std::move(f));
   }
+  failed_call_findings(m, kInfo, ctx.options, out);
   watchdog_findings(m, kInfo, ctx.options, out);
   backend_error_findings(m, kInfo, ctx.options, out);
   nccl_tests_failure_findings(m, kInfo, ctx.options, out);

@@ -290,3 +290,36 @@ TEST_CASE("aws-ofi-nccl errors on the network the job runs on are errors, not a 
   REQUIRE(partial.size() == 1);
   CHECK(partial[0].message.find("harmless") == std::string::npos);
 }
+
+TEST_CASE("a traceback to the caller without a WARN is a failed call; one that stops inside NCCL is not") {
+  auto m = model_from({
+      "gpu01:2336:2336 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0xa1 - Init START",
+      "gpu01:2336:2377 [0] NCCL INFO init.cc:1501 -> 1",
+      "gpu01:2336:2377 [0] NCCL INFO group.cc:64 -> 1 [Async thread]",
+      "gpu01:2336:2336 [0] NCCL INFO group.cc:422 -> 1",
+      "gpu02:4410:4410 [0] NCCL INFO include/net.h:19 -> 2",
+  });
+  auto f = run_rule("nccl-warning", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message == "NCCL returned error 1 (unhandled cuda error) to its caller during communicator init without a "
+                        "WARN on gpu01: 1 process, traceback init.cc:1501 ... group.cc:422; a CUDA call failed inside "
+                        "NCCL (driver and CUDA versions, GPU memory, a faulty GPU); the init failed");
+  CHECK(f[0].evidence.size() == 2);
+  // NCCL got past it: the same init completed.
+  auto recovered = model_from({
+      "gpu01:2336:2336 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0xa1 - Init START",
+      "gpu01:2336:2377 [0] NCCL INFO init.cc:1501 -> 1",
+      "gpu01:2336:2336 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0xa1 - Init COMPLETE",
+  });
+  CHECK(run_rule("nccl-warning", recovered).empty());
+  // With a WARN, its own finding says it, with the frames.
+  auto warned = model_from({
+      "gpu01:2336:2377 [0] misc/socket.cc:50 NCCL WARN Net : Connection closed by remote peer 10.0.0.2<5678>",
+      "gpu01:2336:2377 [0] NCCL INFO init.cc:1501 -> 6",
+      "gpu01:2336:2377 [0] NCCL INFO group.cc:64 -> 6 [Async thread]",
+  });
+  f = run_rule("nccl-warning", warned);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("without a WARN") == std::string::npos);
+}

@@ -125,6 +125,10 @@ void ModelBuilder::on(const At& at, const InitEvent& ev) {
   if (ev.nvml_dev >= 0) info.nvml_dev = ev.nvml_dev;
   if (ev.bus_id) info.bus_id = ev.bus_id;
   settle_init_failures(p, at.header.dev, start);
+  if (!start && p.failed_call < model_.failed_calls.size()) {
+    FailedCallRecord& failed = model_.failed_calls[p.failed_call];
+    failed.recovered = failed.recovered || (failed.in_init && failed.dev == at.header.dev);
+  }
   if (start) {
     info.init_started = true;
     info.init_line = at.ref;

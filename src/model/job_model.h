@@ -166,6 +166,23 @@ struct WarnRecord {
   bool returned_to_caller = false;
 };
 
+// A traceback (`init.cc:1501 -> 1`, `group.cc:64 -> 1 [Async thread]`) of a
+// process that printed no WARN: NCCL failed a call without saying why. One
+// per process, from its first frame; it reached the caller when a frame of
+// the API's own files (init, group, enqueue) passed the error on.
+struct FailedCallRecord {
+  uint32_t host = kNoHost;
+  uint64_t pid = 0;
+  int dev = -1;
+  uint32_t code = 0;  // ncclResult_t of the last frame
+  std::string first_at, last_at;  // `init.cc:1501`, `group.cc:64 [Async thread]`
+  LineRef first, last;
+  uint32_t frames = 0;
+  bool reached_caller = false;
+  bool in_init = false;
+  bool recovered = false;  // an Init COMPLETE on the same device followed: NCCL got past it
+};
+
 // A launcher's report of one rank's CPU binding.
 struct BindingRecord {
   BindingSource source = BindingSource::OpenMpi;
@@ -320,6 +337,7 @@ struct JobModel {
   std::vector<NetNoteRecord> net_notes;  // plugin, verbs and IB-at-work lines, in log order
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings
+  std::vector<FailedCallRecord> failed_calls;  // capped like warnings
   std::vector<BindingRecord> bindings;           // launcher binding reports
   std::vector<AffinityRecord> affinities;        // one per (host, pid, gpu, text)
   std::vector<GraphPatternRecord> graph_patterns;  // one per (host, pid, shape)

@@ -129,6 +129,8 @@ class ModelBuilder {
     // no START (before 2.19) is in init until its first COMPLETE.
     std::vector<size_t> failed_in_init;
     std::vector<int> devs_in_init;
+    // Its traceback without a WARN, in JobModel::failed_calls.
+    size_t failed_call = SIZE_MAX;
   };
   // The NCCL line being handled: where it is, whose it is, its text.
   struct At {
@@ -199,6 +201,7 @@ class ModelBuilder {
   void on(const At&, const EnvEvent&);
   void on(const At&, const WarnEvent&);
   void on(const At&, const ReturnTraceEvent&);
+  void note_failed_call(const At&, const ReturnTraceEvent&);
   void on(const At&, const AffinityEvent&);
   void on(const At&, const GraphPatternEvent&);
   void add_binding(LineRef ref, std::string_view clean, const BindingLine& b);

@@ -67,12 +67,53 @@ void ModelBuilder::on(const At& at, const WarnEvent& e) {
   w.cls = std::move(cls);
 }
 
+namespace {
+
+// A frame in the files of NCCL's API calls: the error goes to the caller.
+bool api_frame(std::string_view file) {
+  for (std::string_view api : {"init.cc", "group.cc", "enqueue.cc"}) {
+    if (file == api || (file.ends_with(api) && file[file.size() - api.size() - 1] == '/')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void ModelBuilder::note_failed_call(const At& at, const ReturnTraceEvent& e) {
+  Process& p = at.process;
+  std::string where = fmt::format("{}:{}", valid_utf8(e.file), e.line);
+  if (!e.thread.empty()) where += fmt::format(" [{}]", valid_utf8(e.thread));
+  if (p.failed_call >= model_.failed_calls.size()) {
+    if (model_.failed_calls.size() >= JobModel::kMaxWarnings) return;
+    p.failed_call = model_.failed_calls.size();
+    FailedCallRecord& r = model_.failed_calls.emplace_back();
+    r.host = at.host;
+    r.pid = at.pid;
+    r.dev = at.header.dev;
+    r.first_at = where;
+    r.first = at.ref;
+    r.in_init = std::find(p.devs_in_init.begin(), p.devs_in_init.end(), at.header.dev) != p.devs_in_init.end() ||
+                (!p.saw_start && p.rec.init_completes == 0);
+    remember_text(0, at.ref, at.raw);
+  }
+  FailedCallRecord& r = model_.failed_calls[p.failed_call];
+  if (r.frames++ > 0 && r.frames <= 16) remember_text(0, at.ref, at.raw);  // the frame a finding may cite last
+  r.code = e.code;
+  r.last_at = std::move(where);
+  r.last = at.ref;
+  r.reached_caller = r.reached_caller || api_frame(e.file);
+}
+
 void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
   // Frames follow their WARN within a screenful, other threads' lines between.
   constexpr uint32_t kMaxGap = 64;
   Process& p = at.process;
-  if (e.code == 0 || p.last_warn >= model_.warnings.size() || p.last_warn_tid != at.header.tid ||
-      p.last_warn_reach.file != at.ref.file || at.ref.line < p.last_warn_reach.line ||
+  if (e.code == 0) return;
+  if (p.last_warn >= model_.warnings.size()) {
+    note_failed_call(at, e);
+    return;
+  }
+  if (p.last_warn_tid != at.header.tid || p.last_warn_reach.file != at.ref.file || at.ref.line < p.last_warn_reach.line ||
       at.ref.line - p.last_warn_reach.line > kMaxGap) {
     return;
   }
