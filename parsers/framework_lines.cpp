@@ -29,6 +29,47 @@ std::optional<NcclErrorReport> parse_nccl_error(const std::string& text) {
   return std::nullopt;
 }
 
+constexpr std::pair<uint32_t, std::string_view> kSignals[] = {
+    {4, "SIGILL"}, {6, "SIGABRT"}, {7, "SIGBUS"}, {8, "SIGFPE"}, {9, "SIGKILL"}, {11, "SIGSEGV"}, {15, "SIGTERM"},
+};
+
+CrashReport crash_of(uint32_t signal) {
+  for (const auto& [number, name] : kSignals) {
+    if (number == signal) return {signal, std::string(name)};
+  }
+  return {signal, "signal " + std::to_string(signal)};
+}
+
+// strsignal()'s words as runtimes print them.
+std::optional<CrashReport> crash_named(std::string_view words) {
+  constexpr std::pair<std::string_view, uint32_t> kWords[] = {
+      {"Segmentation fault", 11}, {"Aborted", 6}, {"Bus error", 7}, {"Illegal instruction", 4},
+      {"Floating point exception", 8}, {"Killed", 9},
+  };
+  for (const auto& [word, signal] : kWords) {
+    if (words.starts_with(word)) return crash_of(signal);
+  }
+  return std::nullopt;
+}
+
+std::optional<CrashReport> parse_crash(const std::string& text) {
+  static const RE2 kNumbered(R"((?:Caught signal|exited on signal|Signal) (\d+) \()");
+  static const RE2 kOmpi(R"(^\[[^\]]*\] Signal: [A-Za-z ]+ \((\d+)\)$)");
+  static const RE2 kExitcode(R"(exitcode\s*: -(\d+) \(pid: \d+\))");
+  static const RE2 kNamed(R"((?:^srun: error: [^:]+: tasks? [0-9,\-]+: |^Fatal Python error: |^(?:/bin/(?:ba)?sh: line \d+: +\d+ )?))"
+                          R"(((?:Segmentation fault|Aborted|Bus error|Illegal instruction|Floating point exception))"
+                          R"((?: \(core dumped\))?)$)");
+  std::string number, words;
+  if (RE2::PartialMatch(text, kNumbered, &number) || RE2::PartialMatch(text, kOmpi, &number) ||
+      RE2::PartialMatch(text, kExitcode, &number)) {
+    auto signal = parse_u32(number);
+    if (signal && *signal > 0 && *signal < 65) return crash_of(*signal);
+    return std::nullopt;
+  }
+  if (RE2::PartialMatch(text, kNamed, &words)) return crash_named(words);
+  return std::nullopt;
+}
+
 }  // namespace
 
 FrameworkLine parse_framework_line(FrameworkKind kind, std::string_view text) {
@@ -56,6 +97,8 @@ FrameworkLine parse_framework_line(FrameworkKind kind, std::string_view text) {
     case FrameworkKind::LastError:
       if (!out.text.empty()) out.cls = classify_warn(out.text);
       break;
+    case FrameworkKind::Crash: out.crash = parse_crash(out.text); break;
+    case FrameworkKind::CrashFrame: break;
   }
   return out;
 }

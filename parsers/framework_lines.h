@@ -12,7 +12,21 @@
 
 namespace nd {
 
-enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError };
+// Crash: a launcher's, a runtime's or the shell's report that a process died
+// on a signal; CrashFrame: a backtrace frame that names NCCL (`pncclAllReduce`,
+// `libnccl.so.2`), which tells where such a crash happened.
+enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError, Crash, CrashFrame };
+
+// `Caught signal 11 (Segmentation fault: ...)` (UCX), `Signal 6 (SIGABRT)
+// received by PID 4242` (torch.distributed.elastic), `exitcode  : -11`
+// (torchrun), `exited on signal 11 (Segmentation fault)` and `Signal:
+// Segmentation fault (11)` (Open MPI), `srun: error: node: task 3:
+// Segmentation fault`, `Fatal Python error: Segmentation fault`, the shell's
+// `Segmentation fault (core dumped)`.
+struct CrashReport {
+  uint32_t signal = 0;  // 0 when only the name was printed
+  std::string name;     // "SIGSEGV"
+};
 
 // `Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808,
 // OpType=ALLREDUCE, ..., Timeout(ms)=600000) ran for 600020 milliseconds`.
@@ -49,6 +63,7 @@ struct FrameworkLine {
   std::string text;
   std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout lines in PyTorch's shape
   std::optional<NcclErrorReport> nccl_error;  // NcclError lines in PyTorch's shape
+  std::optional<CrashReport> crash;           // Crash lines in one of the shapes above
   WarnClass cls;  // LastError: the message read as a WARN, which it is
 };
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "parsers/char_classes.h"
 #include "parsers/fast_shapes.h"
 #include "parsers/nccl_prefix.h"
 
@@ -167,6 +168,25 @@ void add_other(const Line& line, std::string_view clean, const Envelope& env, Pa
   out.others.push_back({payload, launcher_host_name(host), section});
 }
 
+// Words of every shape parse_framework_line() reads as a crash (see CrashReport).
+bool may_report_crash(std::string_view text) {
+  for (std::string_view word : {"ignal", "exitcode", "Segmentation fault", "Aborted", "Bus error", "Illegal instr",
+                                "Floating point"}) {
+    if (memmem(text.data(), text.size(), word.data(), word.size())) return true;
+  }
+  return false;
+}
+
+// A backtrace frame in NCCL: ` 1 0x0000000000050dc2 pncclRedOpDestroy()  ???:0`,
+// `#3 0x7f... in ncclAllReduce () from /usr/lib/libnccl.so.2`.
+bool is_nccl_frame(std::string_view text) {
+  if (!memmem(text.data(), text.size(), "nccl", 4)) return false;
+  size_t p = text.find_first_not_of(" \t#");
+  if (p == std::string_view::npos || !is_digit(text[p])) return false;
+  p = text.find_first_not_of("0123456789", p);
+  return p != std::string_view::npos && text.find("0x", p) == text.find_first_not_of(" :", p);
+}
+
 // A line without "NCCL ": a launcher's binding report, PyTorch's watchdog
 // and `Last error:` lines, or a line of another tool's output.
 void parse_other_line(const Line& line, ParsedLines& out) {
@@ -182,6 +202,10 @@ void parse_other_line(const Line& line, ParsedLines& out) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
+  } else if (!binary && may_report_crash(line.text)) {
+    add_framework(out, line, FrameworkKind::Crash, line.text);
+  } else if (!binary && is_nccl_frame(line.text)) {
+    add_framework(out, line, FrameworkKind::CrashFrame, line.text);
   } else if (!binary) {
     std::string_view clean = cleaned(line.text, out);
     add_other(line, clean, strip_envelope(clean), out);

@@ -11,6 +11,7 @@
 namespace nd {
 
 std::unique_ptr<Rule> make_init_incomplete();  // ND1100
+std::unique_ptr<Rule> make_process_crashed();  // ND1101
 std::unique_ptr<Rule> make_nccl_warning();  // ND3120
 
 }  // namespace nd

@@ -246,6 +246,8 @@ struct FrameworkRecord {
   std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout in PyTorch's shape
   std::optional<NcclErrorReport> nccl_error;  // NcclError in PyTorch's shape
   WarnClass cls;                              // LastError: the message read as a WARN
+  std::optional<CrashReport> crash;           // Crash: the signal
+  bool in_nccl = false;  // Crash: a backtrace frame within 64 lines after it names NCCL
 };
 
 // A pause of a live input (`check --tee --hang-after`): no line for

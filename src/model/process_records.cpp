@@ -171,6 +171,16 @@ void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
     return;
   }
   if (f.kind == FrameworkKind::LastError && f.text.empty()) return;
+  if (f.kind == FrameworkKind::Crash && !f.crash) return;
+  if (f.kind == FrameworkKind::CrashFrame) {
+    // The crash report comes first, its backtrace right after it.
+    for (auto it = model_.framework_errors.rbegin(); it != model_.framework_errors.rend(); ++it) {
+      if (it->kind != FrameworkKind::Crash) continue;
+      if (it->line.file == ref.file && ref.line >= it->line.line && ref.line - it->line.line <= 64) it->in_nccl = true;
+      break;
+    }
+    return;
+  }
   if (model_.framework_errors.size() >= JobModel::kMaxWarnings) {
     ++model_.warnings_dropped;
     return;
@@ -188,6 +198,7 @@ void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
   r.watchdog = f.watchdog;
   r.nccl_error = f.nccl_error;
   r.cls = f.cls;
+  r.crash = f.crash;
   remember_text(0, ref, f.clean);
   model_.framework_errors.push_back(std::move(r));
   // "NCCL error in: ..." is followed by a detail line, then `Last error:`.
