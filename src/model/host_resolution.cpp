@@ -14,6 +14,11 @@ ModelBuilder::Who ModelBuilder::identify(LineRef ref, const ParsedLines::Item& i
   if (h.host_form == HostForm::Named) {
     bool added = false;
     uint32_t host = resolve_host(h.host, item.spliced, &added);
+    if (added && item.spliced) {
+      spliced_hosts_.push_back(host);
+    } else if (!item.spliced && message && !spliced_hosts_.empty()) {
+      std::erase(spliced_hosts_, host);  // seen whole: a host of its own
+    }
     if (added && ref.line == 1 && !item.spliced) {
       first_line_hosts_.push_back({host, ref.file});
     } else if (message && !first_line_hosts_.empty()) {
@@ -81,18 +86,27 @@ uint32_t ModelBuilder::host_by_address(const At& at, std::string_view interface,
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* added) {
   if (auto id = model_.hosts.find(host)) return *id;
   if (spliced) {
-    // `Channel 00node02:...`: the fragment's tail glued to the host name.
+    // `Channel 00node02:...`: the fragment's tail glued to the host name;
+    // `...->7->6 72a-d104:4181:...`: another line cut the host's head off.
     const std::string* best = nullptr;
+    const std::string* whole = nullptr;
+    size_t wholes = 0;
     for (const auto& known : model_.hosts.names()) {
       if (host.ends_with(known) && (!best || known.size() > best->size())) best = &known;
+      if (host.size() >= kMinCutHost && known.size() > host.size() && std::string_view(known).ends_with(host)) {
+        whole = &known;
+        ++wholes;
+      }
     }
     if (best) return *model_.hosts.find(*best);
+    if (wholes == 1) return *model_.hosts.find(*whole);
   }
   if (!renamed_hosts_.empty()) {
     if (auto it = renamed_hosts_.find(std::string(host)); it != renamed_hosts_.end()) return it->second;
   }
   if (!spliced) {
     if (uint32_t id = renamed_first_line_host(host); id != kNoHost) return id;
+    if (uint32_t id = renamed_spliced_host(host); id != kNoHost) return id;
   }
   if (added) *added = true;
   return model_.hosts.intern(host);
@@ -115,6 +129,26 @@ uint32_t ModelBuilder::renamed_first_line_host(std::string_view host) {
     }
   }
   return kNoHost;
+}
+
+// A host seen only behind another line's text, that a new name ends with,
+// was that name with its head cut off: renamed, and its id returned.
+// kNoHost when there is none, or more than one would fit.
+uint32_t ModelBuilder::renamed_spliced_host(std::string_view host) {
+  auto fits = [&](uint32_t id) {
+    const std::string& cut = model_.hosts.name(id);
+    return cut.size() >= kMinCutHost && host.size() > cut.size() && host.ends_with(cut);
+  };
+  auto it = std::find_if(spliced_hosts_.begin(), spliced_hosts_.end(), fits);
+  if (it == spliced_hosts_.end() || std::find_if(std::next(it), spliced_hosts_.end(), fits) != spliced_hosts_.end()) {
+    return kNoHost;
+  }
+  uint32_t id = *it;
+  renamed_hosts_.emplace(model_.hosts.name(id), id);
+  model_.hosts.rename(id, host);
+  spliced_hosts_.erase(it);
+  host_snapshot_.reset();
+  return id;
 }
 
 bool ModelBuilder::is_local_link(const Edge& e) const {

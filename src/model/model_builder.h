@@ -178,6 +178,7 @@ class ModelBuilder {
   Who identify(LineRef ref, const ParsedLines::Item& item, bool message);
   // The id of `host`; `added` tells whether the name is new.
   uint32_t resolve_host(std::string_view host, bool spliced, bool* added = nullptr);
+  uint32_t renamed_spliced_host(std::string_view host);
   uint32_t renamed_first_line_host(std::string_view host);
   void infer_hosts_from_local_links(Communicator& comm);
   void group_unnamed_hosts(Communicator& comm);
@@ -241,6 +242,10 @@ class ModelBuilder {
   std::string_view source_;
   int64_t source_offset_ = -1;
   std::vector<FirstLineHost> first_line_hosts_;  // not seen since; usually none
+  std::vector<uint32_t> spliced_hosts_;  // new hosts seen only behind another line's text
+  // The shortest head-cut host name matched to a whole one: shorter could be
+  // anybody's tail (`node1` of `gpu-node1` and `cpu-node1`).
+  static constexpr size_t kMinCutHost = 6;
   std::unordered_map<std::string, uint32_t> renamed_hosts_;  // lost-character name -> its host
 };
 

@@ -397,6 +397,31 @@ TEST_CASE("a first line that lost its first characters in the copy is the longer
   CHECK(m.hosts.names() == std::vector<std::string>{"gpu01", "pu02", "gpu02"});
 }
 
+TEST_CASE("a host whose head another line cut off is the whole host, before or after it is seen") {
+  auto m = model_from({
+      "g340-cd51-b72a-df48:4452:4854 [7] NCCL INFO Trees [0] -1/-1/-1->7->6 [1] -1/-1/-1->7->6 72a-df48:4181:4857 [0] "
+      "NCCL INFO Tree 14 : -1 -> 0 -> 1/-1/-1",
+      "g340-cd51-b72a-df48:4181:4857 [0] NCCL INFO Tree 3 : -1 -> 0 -> 1/-1/-1",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"g340-cd51-b72a-df48"});
+  m = model_from({
+      "[1] -1/-1/-1->7->6 -b72a-df48:4181:4857 [0] NCCL INFO Tree 14 : -1 -> 0 -> 1/-1/-1",
+      "g340-cd51-b72a-df48:4181:4857 [0] NCCL INFO Tree 3 : -1 -> 0 -> 1/-1/-1",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"g340-cd51-b72a-df48"});
+  // Too short to tell whose tail it is, or seen whole on a line of its own.
+  m = model_from({
+      "gpu-node1:1:1 [0] NCCL INFO Using network IB trailing node1:2:2 [0] NCCL INFO Using network IB",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"gpu-node1", "node1"});
+  m = model_from({
+      "text before b72a-df48:4181:4857 [0] NCCL INFO Using network IB",
+      "b72a-df48:4181:4857 [0] NCCL INFO Using network IB",
+      "g340-cd51-b72a-df48:4181:4857 [0] NCCL INFO Using network IB",
+  });
+  CHECK(m.hosts.names() == std::vector<std::string>{"b72a-df48", "g340-cd51-b72a-df48"});
+}
+
 TEST_CASE("2.4.8 without commId: header-less lines of two hosts still make one communicator") {
   // Device 0 of both hosts falls into one made-up process; each rank counts
   // its own communicators.
