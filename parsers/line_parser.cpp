@@ -177,6 +177,20 @@ bool may_report_crash(std::string_view text) {
   return false;
 }
 
+// A report of a process that died on a signal, kept when it is one: other
+// lines that merely say "signal" go on to the other outputs' readers.
+bool add_crash(ParsedLines& out, const Line& line) {
+  FrameworkLine crash = parse_framework_line(FrameworkKind::Crash, line.text);
+  if (!crash.crash) return false;
+  ParsedLines::Item& item = out.items.emplace_back();
+  item.kind = ParsedLines::Kind::Framework;
+  item.line = line.number;
+  item.raw = line.text;
+  item.index = static_cast<uint32_t>(out.frameworks.size());
+  out.frameworks.push_back(std::move(crash));
+  return true;
+}
+
 // A backtrace frame in NCCL: ` 1 0x0000000000050dc2 pncclRedOpDestroy()  ???:0`,
 // `#3 0x7f... in ncclAllReduce () from /usr/lib/libnccl.so.2`.
 bool is_nccl_frame(std::string_view text) {
@@ -202,8 +216,7 @@ void parse_other_line(const Line& line, ParsedLines& out) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
-  } else if (!binary && may_report_crash(line.text)) {
-    add_framework(out, line, FrameworkKind::Crash, line.text);
+  } else if (!binary && may_report_crash(line.text) && add_crash(out, line)) {
   } else if (!binary && is_nccl_frame(line.text)) {
     add_framework(out, line, FrameworkKind::CrashFrame, line.text);
   } else if (!binary) {

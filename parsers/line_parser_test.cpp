@@ -166,6 +166,19 @@ TEST_CASE("a command line with --bind-to is no binding report: it stays for the 
   CHECK(p.others[0].payload.find("broadcast_perf") != std::string_view::npos);
 }
 
+TEST_CASE("a crash report is a framework line; a line that only mentions a signal stays for the other readers") {
+  ParsedLines p = parse({"[gpu01:4682 :0:4682] Caught signal 11 (Segmentation fault: address not mapped)",
+                         "# gpu   pwr signal  sm   mem",
+                         " 1 0x0000000000050dc2 pncclRedOpDestroy()  ???:0"});
+  REQUIRE(p.frameworks.size() == 2);
+  CHECK(p.frameworks[0].kind == FrameworkKind::Crash);
+  REQUIRE(p.frameworks[0].crash);
+  CHECK(p.frameworks[0].crash->name == "SIGSEGV");
+  CHECK(p.frameworks[1].kind == FrameworkKind::CrashFrame);
+  REQUIRE(p.others.size() == 1);
+  CHECK(p.others[0].payload.find("pwr signal") != std::string_view::npos);
+}
+
 TEST_CASE("PyTorch's lines: watchdog, NCCL error, and Last error with its message on the next line") {
   ParsedLines p = parse({
       "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
