@@ -185,6 +185,9 @@ struct ReturnTraceEvent {
   // and connection setup, group launch, the proxy. Failures there fail the
   // call; CollNet setup is the one exception, which the model tells apart.
   bool on_failing_path = false;
+  // The frame is in the files of NCCL's API calls (init, group, enqueue): the
+  // error goes on to the caller.
+  bool api_frame = false;
 };
 
 // What a line says about the networks NCCL could or could not set up, at

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <memory>
 #include <mutex>
@@ -338,21 +339,23 @@ Event parse_affinity(std::string_view msg) {
 }
 
 
+// Whether `file` (`transport/net.cc`, 2.4's `.cu` too) is one of `names`,
+// given without the extension and with the folders that tell them apart.
+bool is_nccl_file(std::string_view file, std::initializer_list<std::string_view> names) {
+  if (!file.ends_with(".cc") && !file.ends_with(".cu")) return false;
+  file.remove_suffix(3);
+  for (auto name : names) {
+    if (file.ends_with(name) && (file.size() == name.size() || file[file.size() - name.size() - 1] == '/')) return true;
+  }
+  return false;
+}
+
 // Files whose failures NCCL passes on to the caller of the API: init,
 // connection setup, group launch and the proxy.
 bool on_failing_path(std::string_view file, std::string_view thread) {
   if (!thread.empty()) return true;  // the async init thread and the proxy report to the caller
-  // Without the extension: up to 2.4 some were `.cu`.
-  if (!file.ends_with(".cc") && !file.ends_with(".cu")) return false;
-  file.remove_suffix(3);
-  constexpr std::string_view kFiles[] = {
-      "init", "group", "enqueue", "proxy", "transport", "bootstrap", "channel",
-      "collectives", "transport/net", "transport/p2p", "transport/shm", "transport/nvls",
-  };
-  for (auto name : kFiles) {
-    if (file.ends_with(name) && (file.size() == name.size() || file[file.size() - name.size() - 1] == '/')) return true;
-  }
-  return false;
+  return is_nccl_file(file, {"init", "group", "enqueue", "proxy", "transport", "bootstrap", "channel", "collectives",
+                             "transport/net", "transport/p2p", "transport/shm", "transport/nvls"});
 }
 
 }  // namespace
@@ -391,7 +394,8 @@ std::optional<ReturnTraceEvent> parse_return_trace(std::string_view msg) {
     rest = {};
   }
   if (!trim(rest).empty()) return std::nullopt;
-  return ReturnTraceEvent{file, *line, *code, thread, on_failing_path(file, thread)};
+  return ReturnTraceEvent{file, *line, *code, thread, on_failing_path(file, thread),
+                          file.ends_with(".cc") && is_nccl_file(file, {"init", "group", "enqueue"})};
 }
 
 namespace {

@@ -71,15 +71,20 @@ bool has_nccl(std::string_view s) {
   return false;
 }
 
-// Adds a framework line; returns whether it opens a `Last error:` message.
-bool add_framework(ParsedLines& out, const Line& line, FrameworkKind kind, std::string_view raw,
-                   ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
+// Adds a parsed framework line; returns whether it opens a `Last error:` message.
+bool push_framework(ParsedLines& out, const Line& line, std::string_view raw, FrameworkLine parsed,
+                    ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
   ParsedLines::Item& item = out.items.emplace_back();
   item.kind = item_kind;
   item.line = line.number;
   item.raw = raw;
   item.index = static_cast<uint32_t>(out.frameworks.size());
-  return out.frameworks.emplace_back(parse_framework_line(kind, raw)).opens_last_error;
+  return out.frameworks.emplace_back(std::move(parsed)).opens_last_error;
+}
+
+bool add_framework(ParsedLines& out, const Line& line, FrameworkKind kind, std::string_view raw,
+                   ParsedLines::Kind item_kind = ParsedLines::Kind::Framework) {
+  return push_framework(out, line, raw, parse_framework_line(kind, raw), item_kind);
 }
 
 // A view of `text` without control bytes that lives as long as `out`.
@@ -182,12 +187,7 @@ bool may_report_crash(std::string_view text) {
 bool add_crash(ParsedLines& out, const Line& line) {
   FrameworkLine crash = parse_framework_line(FrameworkKind::Crash, line.text);
   if (!crash.crash) return false;
-  ParsedLines::Item& item = out.items.emplace_back();
-  item.kind = ParsedLines::Kind::Framework;
-  item.line = line.number;
-  item.raw = line.text;
-  item.index = static_cast<uint32_t>(out.frameworks.size());
-  out.frameworks.push_back(std::move(crash));
+  push_framework(out, line, line.text, std::move(crash));
   return true;
 }
 

@@ -67,18 +67,6 @@ void ModelBuilder::on(const At& at, const WarnEvent& e) {
   w.cls = std::move(cls);
 }
 
-namespace {
-
-// A frame in the files of NCCL's API calls: the error goes to the caller.
-bool api_frame(std::string_view file) {
-  for (std::string_view api : {"init.cc", "group.cc", "enqueue.cc"}) {
-    if (file == api || (file.ends_with(api) && file[file.size() - api.size() - 1] == '/')) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 void ModelBuilder::note_failed_call(const At& at, const ReturnTraceEvent& e) {
   Process& p = at.process;
   std::string where = fmt::format("{}:{}", valid_utf8(e.file), e.line);
@@ -94,14 +82,13 @@ void ModelBuilder::note_failed_call(const At& at, const ReturnTraceEvent& e) {
     r.first = at.ref;
     r.in_init = std::find(p.devs_in_init.begin(), p.devs_in_init.end(), at.header.dev) != p.devs_in_init.end() ||
                 (!p.saw_start && p.rec.init_completes == 0);
-    remember_text(0, at.ref, at.raw);
   }
   FailedCallRecord& r = model_.failed_calls[p.failed_call];
-  if (r.frames++ > 0 && r.frames <= 16) remember_text(0, at.ref, at.raw);  // the frame a finding may cite last
+  if (r.frames++ < 16) remember_text(0, at.ref, at.raw);  // a finding cites the first and the last frame
   r.code = e.code;
   r.last_at = std::move(where);
   r.last = at.ref;
-  r.reached_caller = r.reached_caller || api_frame(e.file);
+  r.reached_caller = r.reached_caller || e.api_frame;
 }
 
 void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
@@ -171,7 +158,6 @@ void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
     return;
   }
   if (f.kind == FrameworkKind::LastError && f.text.empty()) return;
-  if (f.kind == FrameworkKind::Crash && !f.crash) return;
   if (f.kind == FrameworkKind::CrashFrame) {
     // The crash report comes first, its backtrace right after it.
     for (auto it = model_.framework_errors.rbegin(); it != model_.framework_errors.rend(); ++it) {
