@@ -14,7 +14,8 @@ namespace {
 using Field = SmiCsvReader::Field;
 using Column = SmiCsvReader::Column;
 
-// Lines within which a `noheader` command's first row must come.
+// Lines within which a command's first row must come when no header line
+// follows it (`noheader`, or a paste that dropped the header).
 constexpr uint32_t kCommandReach = 6;
 
 struct Name {
@@ -196,9 +197,8 @@ std::string_view unquote(std::string_view s) {
 }
 
 // `$ nvidia-smi --query-gpu=index,name --format=csv,noheader -l 1`: the
-// columns and whether a header will follow. Returns false for any other line.
-bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps, bool& noheader,
-                   SmiCsvReader::Selection& sel) {
+// columns. Returns false for any other line.
+bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps, SmiCsvReader::Selection& sel) {
   size_t at = s.find("nvidia-smi");
   if (at == std::string_view::npos) return false;
   size_t end = at + 10;
@@ -255,7 +255,6 @@ bool parse_command(std::string_view s, std::vector<Column>& columns, bool& apps,
     }
   }
   if (query.empty() || format.find("csv") == std::string_view::npos) return false;
-  noheader = format.find("noheader") != std::string_view::npos;
   if (has_id) {
     auto n = parse_u32(id);
     if (n) {
@@ -455,16 +454,16 @@ bool SmiCsvReader::take(std::string_view payload, uint64_t line) {
   bool has_comma = s.find(',') != std::string_view::npos;
   if (s.find("nvidia-smi") != std::string_view::npos) {
     std::vector<Column> cols;
-    bool apps = false, noheader = false;
+    bool apps = false;
     Selection sel;
-    if (parse_command(s, cols, apps, noheader, sel)) {
+    if (parse_command(s, cols, apps, sel)) {
       selection_ = sel;
       selection_.shown = true;
-      if (noheader) {
-        cmd_columns_ = std::move(cols);
-        cmd_apps_ = apps;
-        cmd_ttl_ = kCommandReach;
-      }
+      // Without `noheader` a header line comes first and replaces these
+      // columns; a paste may have dropped it.
+      cmd_columns_ = std::move(cols);
+      cmd_apps_ = apps;
+      cmd_ttl_ = kCommandReach;
       adjacent_ = true;
       return true;
     }

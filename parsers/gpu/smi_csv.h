@@ -3,9 +3,9 @@
 // `--query-compute-apps=FIELDS`, once or looped (`-l N`, `-lms N`, `watch`):
 // one GpuSample per --query-gpu row, one GpuProcess per --query-compute-apps
 // row. The columns come from the header (`index, name, memory.used [MiB]`),
-// recognised by nvidia-smi's field names, or, for `noheader`, from the
-// command line shown just before the rows; rows without either are not
-// claimed, whatever they look like.
+// recognised by nvidia-smi's field names, or, for `noheader` or a paste
+// that dropped the header, from the command line shown just before the
+// rows; rows without either are not claimed, whatever they look like.
 
 #include <cstdint>
 #include <optional>

@@ -85,6 +85,30 @@ TEST_CASE("noheader,nounits: the columns come from the command line") {
   REQUIRE(f.out.kinds.size() == 1);
 }
 
+TEST_CASE("a csv command whose header the paste dropped: the rows take the command's columns") {
+  Fed f = feed({
+      "$ nvidia-smi --query-gpu=index,name,memory.used,memory.total --format=csv",
+      "",
+      "0, Tesla K40m, 10 MiB, 11441 MiB",
+      "1, Tesla K40m, 9871 MiB, 11441 MiB",
+  });
+  REQUIRE(f.out.samples.size() == 2);
+  CHECK(f.out.samples[1].index == 1u);
+  CHECK(f.out.samples[1].name == "Tesla K40m");
+  CHECK(f.out.samples[1].mem_used_mib == 9871.0);
+  CHECK(f.out.samples[1].mem_total_mib == 11441.0);
+  CHECK(f.claimed == std::vector<uint64_t>{1, 3, 4});
+  // Its header, when there, names the columns.
+  Fed headed = feed({
+      "nvidia-smi --query-gpu=index,name --format=csv",
+      "memory.used [MiB], index",
+      "10 MiB, 1",
+  });
+  REQUIRE(headed.out.samples.size() == 1);
+  CHECK(headed.out.samples[0].index == 1u);
+  CHECK(headed.out.samples[0].mem_used_mib == 10.0);
+}
+
 TEST_CASE("R535 fields: instant and average power, enforced limit, SM clocks, [N/A], [Not Supported]") {
   Fed f = feed(fixture("query-gpu-na-r535.txt"));
   REQUIRE(f.out.samples.size() == 2);

@@ -182,6 +182,14 @@ bool is_processes_title(std::string_view inner) {
   return t.empty() || t == "GPU Memory";
 }
 
+// The process box's column header, where a paste begins with it:
+// `|  GPU   GI   CI        PID   Type   Process name        GPU Memory |`.
+bool is_processes_header(std::string_view inner) {
+  std::string_view t = trim(inner);
+  return t.starts_with("GPU ") && t.find(" PID ") != std::string_view::npos &&
+         t.find(" Type ") != std::string_view::npos && t.find("Process name") != std::string_view::npos;
+}
+
 }  // namespace
 
 bool SmiTableReader::take(std::string_view payload, uint64_t line) {
@@ -200,10 +208,10 @@ bool SmiTableReader::take(std::string_view payload, uint64_t line) {
     if (open_) return false;
     // The table ended at this line; it may open the next one.
   }
-  return opens(s, before);
+  return opens(s, before, line);
 }
 
-bool SmiTableReader::opens(std::string_view s, Before before) {
+bool SmiTableReader::opens(std::string_view s, Before before, uint64_t line) {
   if (s.empty()) return false;
   if (is_cut_gpu_header(s)) {
     open(Section::Gpus, before);
@@ -221,8 +229,23 @@ bool SmiTableReader::opens(std::string_view s, Before before) {
     open(Section::Gpus, before);
     return true;
   }
-  if (is_processes_title(inner)) {
+  if (is_processes_title(inner) || is_processes_header(inner)) {
     open(Section::Processes, before);
+    return true;
+  }
+  // A slice of a long process list: its rows alone, whose shape (GPU, ids,
+  // PID, type, name, memory) no other tool prints. Nothing above vouches for
+  // them, so it takes two rows in a row, each with its memory cell.
+  if (auto p = parse_process_row(inner, line); p && p->mem_mib) {
+    if (!lone_row_ || lone_row_->line + 1 != line) {
+      lone_row_ = std::move(p);
+      return false;
+    }
+    open(Section::Processes, before);
+    rule_seen_ = true;  // the frame under the rows ends the table
+    out_.processes.push_back(std::move(*lone_row_));
+    out_.processes.push_back(std::move(*p));
+    lone_row_.reset();
     return true;
   }
   return false;
@@ -439,16 +462,23 @@ bool SmiTableReader::take_gpu_row(std::string_view inner, uint64_t line) {
 // a CI id, never a type: the shape tells the layout. "No running processes
 // found" and old GeForce's "Not Supported" are no rows.
 bool SmiTableReader::take_process_row(std::string_view inner, uint64_t line) {
-  if (inner.find('|') != std::string_view::npos) return false;
+  auto p = parse_process_row(inner, line);
+  if (!p) return false;
+  out_.processes.push_back(std::move(*p));
+  return true;
+}
+
+std::optional<GpuProcess> SmiTableReader::parse_process_row(std::string_view inner, uint64_t line) const {
+  if (inner.find('|') != std::string_view::npos) return std::nullopt;
   Words w(inner);
-  if (w.n < 3 || !all_digits(w[0])) return false;
+  if (w.n < 3 || !all_digits(w[0])) return std::nullopt;
   size_t type_at = 0;
   if (is_process_type(w[2]) && is_id_or_na(w[1])) {
     type_at = 2;
   } else if (w.n >= 5 && is_process_type(w[4]) && is_id_or_na(w[3]) && is_id_or_na(w[1]) && is_id_or_na(w[2])) {
     type_at = 4;
   } else {
-    return false;
+    return std::nullopt;
   }
   GpuProcess p;
   p.from = SideKind::SmiTable;
@@ -468,8 +498,7 @@ bool SmiTableReader::take_process_row(std::string_view inner, uint64_t line) {
   }
   p.name.assign(rest);
   p.mps_server = names_mps_server(p.name);
-  out_.processes.push_back(std::move(p));
-  return true;
+  return p;
 }
 
 }  // namespace nd

@@ -30,7 +30,7 @@ class SmiTableReader : public BlockReader {
   enum class Before : uint8_t { Other, Date, DateFrame };
 
   bool take_table_line(std::string_view s, uint64_t line);
-  bool opens(std::string_view s, Before before);
+  bool opens(std::string_view s, Before before, uint64_t line);
   void open(Section section, Before before);
   void close();
   void push_pending();
@@ -38,6 +38,7 @@ class SmiTableReader : public BlockReader {
   void take_version(std::string_view text);
   bool take_gpu_row(std::string_view inner, uint64_t line);
   bool take_process_row(std::string_view inner, uint64_t line);
+  std::optional<GpuProcess> parse_process_row(std::string_view inner, uint64_t line) const;
 
   bool open_ = false;
   Section section_ = Section::Other;
@@ -50,6 +51,7 @@ class SmiTableReader : public BlockReader {
   std::string date_;                  // the date line just read
   std::string time_, driver_, cuda_;  // of the open table
   std::optional<GpuSample> pending_;  // a GPU box whose second row is still to come
+  std::optional<GpuProcess> lone_row_;  // a process row out of a table: a slice of a list if another follows
 };
 
 }  // namespace nd

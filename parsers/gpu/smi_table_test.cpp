@@ -377,6 +377,38 @@ TEST_CASE("a paste that starts at the column header or at the Processes box") {
   CHECK_FALSE(out.processes[1].mem_mib);
 }
 
+TEST_CASE("a slice of a long process list: its column header, or its rows alone") {
+  // R450+ rows under their column header, without the `Processes:` title.
+  Fed headed = feed({
+      "|  GPU   GI   CI        PID   Type   Process name                            GPU Memory |",
+      "|        ID   ID                                                             Usage      |",
+      "|=======================================================================================|",
+      "|    3   N/A  N/A     11111      C   /usr/bin/python3                            0MiB |",
+      "|    3   N/A  N/A     11112      C   /usr/bin/python3                         9000MiB |",
+      "+---------------------------------------------------------------------------------------+",
+      "$ echo done",
+  });
+  CHECK(headed.claimed == std::vector<uint64_t>{1, 2, 3, 4, 5, 6});
+  REQUIRE(headed.out.processes.size() == 2);
+  CHECK(headed.out.processes[1].gpu_index == 3u);
+  CHECK(headed.out.processes[1].pid == 11112u);
+  CHECK(headed.out.processes[1].mem_mib == 9000.0);
+  // Rows alone, R4xx layout (no GI/CI): the memory cell vouches for them.
+  Fed rows = feed({
+      "|    0       489      G   /usr/bin/X                                  1025MiB |",
+      "|    0       662      G   kwin_x11                                     313MiB |",
+  });
+  REQUIRE(rows.out.processes.size() == 2);
+  CHECK(rows.out.processes[0].type == "G");
+  CHECK(rows.out.processes[1].pid == 662u);
+  CHECK(rows.out.processes[1].mem_mib == 313.0);
+  CHECK(rows.claimed == std::vector<uint64_t>{2});  // the first row vouched for by the second
+  // Without a memory cell, rows of that shape are not claimed.
+  Fed bare = feed({"|    0       489      G   /usr/bin/X |", "|    0       490      G   /usr/bin/Y |"});
+  CHECK(bare.claimed.empty());
+  CHECK(bare.out.processes.empty());
+}
+
 TEST_CASE("a paste that lost the header's first characters, or its first line") {
   for (const char* header : {"Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |",
                              "| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |"}) {

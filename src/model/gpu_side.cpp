@@ -21,6 +21,21 @@ void keep_sampled(std::vector<float>& series, uint32_t& stride, uint64_t seen, d
   series.push_back(static_cast<float>(value));
 }
 
+// Whether two names nvidia-smi printed can be one GPU's: equal, or one the
+// other cut short (`NVIDIA H100 80GB HB...`); unknown names can.
+bool same_model(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return true;
+  auto cut = [](std::string_view& n) {
+    bool was_cut = n.ends_with("...");
+    if (was_cut) n.remove_suffix(3);
+    return was_cut;
+  };
+  bool a_cut = cut(a), b_cut = cut(b);
+  if (a_cut && b.starts_with(a)) return true;
+  if (b_cut && a.starts_with(b)) return true;
+  return a == b;
+}
+
 void raise(std::optional<double>& best, const std::optional<double>& v) {
   if (v && (!best || *v > *best)) best = v;
 }
@@ -114,20 +129,25 @@ void GpuSideBuilder::drain(Stream& s) {
   }
 }
 
-GpuTrack& GpuSideBuilder::track(const std::string& host, const std::optional<uint32_t>& index,
-                                const std::string& bus_id, const std::string& uuid) {
+GpuTrack& GpuSideBuilder::track(uint32_t file, const std::string& host, const std::optional<uint32_t>& index,
+                                const std::string& bus_id, const std::string& uuid, std::string_view name) {
+  GpuTrack* found = nullptr;
   for (auto& g : side_.gpus) {
     if (g.host != host) continue;
     bool same = (index && g.index == index) || (!bus_id.empty() && g.bus_id == bus_id) ||
                 (!uuid.empty() && g.uuid == uuid);
-    // Two identifiers that disagree name two GPUs.
-    bool differs = (index && g.index && g.index != index) || (!bus_id.empty() && !g.bus_id.empty() && g.bus_id != bus_id);
+    // Two identifiers that disagree name two GPUs; so do two models.
+    bool differs = (index && g.index && g.index != index) || (!bus_id.empty() && !g.bus_id.empty() && g.bus_id != bus_id) ||
+                   (!uuid.empty() && !g.uuid.empty() && g.uuid != uuid) || !same_model(g.name, name);
     if (same && !differs) {
-      if (!g.index) g.index = index;
-      if (g.bus_id.empty()) g.bus_id = bus_id;
-      if (g.uuid.empty()) g.uuid = uuid;
-      return g;
+      if (!found || (g.last.file == file && found->last.file != file)) found = &g;
     }
+  }
+  if (found) {
+    if (!found->index) found->index = index;
+    if (found->bus_id.empty()) found->bus_id = bus_id;
+    if (found->uuid.empty()) found->uuid = uuid;
+    return *found;
   }
   if (side_.gpus.size() == GpuSide::kMaxGpus) return side_.gpus.back();
   GpuTrack& g = side_.gpus.emplace_back();
@@ -141,7 +161,7 @@ GpuTrack& GpuSideBuilder::track(const std::string& host, const std::optional<uin
 void GpuSideBuilder::add_sample(Stream& s, const GpuSample& x) {
   std::string bus = canonical_bus_id(x.bus_id);
   if (!x.index && bus.empty() && x.uuid.empty()) return;  // no GPU to put it on
-  GpuTrack& g = track(s.host, x.index, bus, x.uuid);
+  GpuTrack& g = track(s.file, s.host, x.index, bus, x.uuid, x.name);
   LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(x.line, UINT32_MAX))};
   if (g.samples++ == 0) {
     g.first = ref;
@@ -184,7 +204,7 @@ void GpuSideBuilder::add_process(Stream& s, const GpuProcess& p) {
     }
     return;
   }
-  GpuTrack& g = track(s.host, p.gpu_index, bus, p.gpu_uuid);
+  GpuTrack& g = track(s.file, s.host, p.gpu_index, bus, p.gpu_uuid, {});
   LineRef ref{s.file, static_cast<uint32_t>(std::min<uint64_t>(p.line, UINT32_MAX))};
   // A table printed in a loop lists the same processes again: keep the
   // latest memory figure.

@@ -143,8 +143,11 @@ class GpuSideBuilder {
   void place_unplaced(Stream& s);
   Stream& stream(uint32_t file, std::string_view host);
   void drain(Stream& s);
-  GpuTrack& track(const std::string& host, const std::optional<uint32_t>& index, const std::string& bus_id,
-                  const std::string& uuid);
+  // The GPU of `host` these identify; `name` (may be empty) keeps GPUs of
+  // different models apart where bare files of two machines share a host,
+  // and of two such, the one `file` fed last is taken.
+  GpuTrack& track(uint32_t file, const std::string& host, const std::optional<uint32_t>& index,
+                  const std::string& bus_id, const std::string& uuid, std::string_view name);
   void add_sample(Stream& s, const GpuSample& sample);
   void add_process(Stream& s, const GpuProcess& p);
 

@@ -70,7 +70,7 @@ std::vector<bool> hosts_seen_in_part(const JobModel& model) {
 
 }  // namespace
 
-std::vector<HostRails> build_rail_map(const JobModel& model) {
+std::vector<HostRails> build_rail_map(const JobModel& model, bool unplaced_peers) {
   // Each NET transport's (net, dev) as a number that sorts as the pair does,
   // so that the lookups below compare integers, not strings.
   std::vector<std::pair<std::string_view, int>> rails;
@@ -108,9 +108,24 @@ std::vector<HostRails> build_rail_map(const JobModel& model) {
     use.pxn |= t.proxy_rank >= 0;
     if (use.lines.size() < 4) use.lines.push_back(line);
   };
+  // A NET link whose peer the log cannot place (one host's output) crosses
+  // hosts, as the transport rules count it, unless the log shows NET inside
+  // a host.
+  auto is_net = [&](uint16_t t) {
+    return t < model.transports.size() && model.transports[t].family == TransportFamily::NET;
+  };
+  bool count_unplaced = unplaced_peers;
   for (const auto& comm : model.comms) {
     for (const auto& e : comm.edges) {
-      if (locality(comm, e.sender, e.receiver) != Locality::Inter) continue;
+      if (!count_unplaced) break;
+      count_unplaced = !((is_net(e.send_transport) || is_net(e.recv_transport)) &&
+                         locality(comm, e.sender, e.receiver) == Locality::Intra);
+    }
+  }
+  for (const auto& comm : model.comms) {
+    for (const auto& e : comm.edges) {
+      Locality where = locality(comm, e.sender, e.receiver);
+      if (where != Locality::Inter && !(where == Locality::Unknown && count_unplaced)) continue;
       note(comm, e.sender, e.send_transport, e.send_line);
       note(comm, e.receiver, e.recv_transport, e.recv_line);
     }

@@ -37,7 +37,10 @@ struct HostRails {
 };
 
 // One entry per host with inter-node NET traffic, sorted by host name.
-std::vector<HostRails> build_rail_map(const JobModel& model);
+// `unplaced_peers`: a NET link whose peer's host the log does not show
+// counts as inter-node too (what a summary of one host's output shows), as
+// long as the log shows no NET inside a host.
+std::vector<HostRails> build_rail_map(const JobModel& model, bool unplaced_peers = false);
 
 // The host's device list for a transport's net name: `IBext*` plugins list
 // their devices under `NET/IB : Using`.

@@ -403,7 +403,7 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::tie(b.severity, a.id) < std::tie(a.severity, b.id);
   });
-  report.gaps = find_gaps(model, report.summary);
+  report.gaps = find_gaps(model, report.summary, config.options.expect_busbw_gbs.has_value());
   judge(report, probed ? check_rules_with_probes() : log_rules(), config.selection, config.fail_on);
   return report;
 }

@@ -32,6 +32,7 @@ struct GapInput {
   const JobSummary& summary;
   const InputCounters& c;
   std::string newest;  // newest NCCL version in the log, "" when unknown
+  bool busbw_expected = false;  // --expect-busbw
 };
 
 // One kind of missing evidence: when it applies, what it says, and which
@@ -46,7 +47,22 @@ std::optional<Gap> no_nccl_lines(const GapInput& in) {
   if (in.c.nccl_lines != 0) return std::nullopt;
   // nvidia-smi or nccl-tests output alone is judged on its own: only the
   // rules that read the NCCL log stay undecided.
-  if (in.summary.gpu_side.any()) {
+  const GpuSideSummary& side = in.summary.gpu_side;
+  // nccl-tests output alone, whose bandwidth nothing says what to expect of
+  // (a run across hosts without their NIC list): nothing was judged.
+  bool tests_only = side.gpus.empty() && side.topology.empty() && side.timelines == 0 && side.probe_records.empty();
+  bool unjudged = !in.busbw_expected && std::none_of(side.nccl_tests.begin(), side.nccl_tests.end(),
+                                                     [](const NcclTestsSummary& t) { return t.expected_gbs.has_value(); });
+  bool failed = std::any_of(side.nccl_tests.begin(), side.nccl_tests.end(), [](const NcclTestsSummary& t) {
+    return t.wrong > 0 || t.out_of_bounds_failed || t.failures > 0;
+  });
+  if (side.any() && tests_only && unjudged && !failed) {
+    return Gap{"the input holds no NCCL debug lines, and nothing says what bus bandwidth the nccl-tests run should "
+               "reach (a run across hosts needs their NICs)",
+               "--expect-busbw GB/s, or the same run with NCCL_DEBUG=INFO (its NET/IB : Using lines) or nvidia-smi "
+               "topo -m"};
+  }
+  if (side.any()) {
     return Gap{"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO", {"ND2", "ND3"}, false};
   }
   return Gap{"the input holds no NCCL debug lines", "NCCL_DEBUG=INFO"};
@@ -191,9 +207,9 @@ constexpr GapRule kGapRules[] = {
 
 }  // namespace
 
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary) {
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, bool busbw_expected) {
   GapInput in{model, summary, model.counters,
-              summary.nccl_versions.empty() ? std::string() : summary.nccl_versions.back().name};
+              summary.nccl_versions.empty() ? std::string() : summary.nccl_versions.back().name, busbw_expected};
   std::vector<Gap> gaps;
   for (const auto& rule : kGapRules) {
     auto gap = rule.applies(in);

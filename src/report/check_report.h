@@ -47,7 +47,9 @@ struct CheckReport {
 
 // What the log lacks for a verdict, with the NCCL settings to rerun with.
 // Every gap, whichever rules it affects (judge() keeps those of enabled rules).
-std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary);
+// `busbw_expected`: --expect-busbw was given, so every nccl-tests run has a
+// figure to be judged against.
+std::vector<Gap> find_gaps(const JobModel& model, const JobSummary& summary, bool busbw_expected = false);
 // Keeps only the related IDs that fired and makes the links two-way, so that
 // a transport finding names the setting that caused it and vice versa.
 void link_related(std::vector<Finding>& findings);

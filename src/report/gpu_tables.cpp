@@ -1,5 +1,9 @@
 #include "src/report/gpu_tables.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 namespace nd {
@@ -74,10 +78,37 @@ void tests_text(const GpuSideSummary& s, std::string& out) {
   }
 }
 
+// Per host: its GPUs and NICs, and each GPU's nearest NIC, GPUs in number
+// order (GPU2 before GPU10).
+void topology_text(const GpuSideSummary& s, std::string& out) {
+  out += "\nTopology (nvidia-smi topo -m)\n";
+  for (size_t i = 0; i < s.topology.size() && i < kMaxRows; ++i) {
+    const TopologyRow& t = s.topology[i];
+    out += fmt::format("  {}: {}, {}{}\n", t.host.empty() ? "host unknown" : t.host,
+                       t.gpus == 1 ? "1 GPU" : fmt::format("{} GPUs", t.gpus),
+                       t.nics.size() == 1 ? "1 NIC" : fmt::format("{} NICs", t.nics.size()),
+                       t.nics.empty() ? "" : fmt::format(" ({})", fmt::join(t.nics, ", ")));
+    std::vector<std::pair<uint32_t, std::string>> nearest;
+    for (const auto& [gpu, nic] : t.nearest_nic) {
+      uint32_t n = 0;
+      for (char c : gpu) {
+        if (c >= '0' && c <= '9') n = n * 10 + static_cast<uint32_t>(c - '0');
+      }
+      nearest.emplace_back(n, fmt::format("{} {} {}", gpu, nic.nic, nic.path));
+    }
+    std::sort(nearest.begin(), nearest.end());
+    std::vector<std::string> parts;
+    for (auto& [n, text] : nearest) parts.push_back(std::move(text));
+    if (!parts.empty()) out += fmt::format("    nearest NIC: {}\n", fmt::join(parts, ", "));
+  }
+  if (s.topology.size() > kMaxRows) out += fmt::format("  ... {} matrices in all\n", s.topology.size());
+}
+
 }  // namespace
 
 void gpu_side_text(const GpuSideSummary& s, std::string& out) {
   if (!s.gpus.empty()) gpus_text(s, out);
+  if (!s.topology.empty()) topology_text(s, out);
   if (!s.nccl_tests.empty()) tests_text(s, out);
 }
 

@@ -287,7 +287,7 @@ void summarize_matrix(const JobModel& m, const std::unordered_map<CellKey, Cell,
 }
 
 void summarize_rails(const JobModel& m, JobSummary& s) {
-  for (auto& r : build_rail_map(m)) {
+  for (auto& r : build_rail_map(m, true)) {
     RailSummary rail{r.host, m.host_name(r.host), std::move(r.uses), r.whole, {}};
     for (int d : r.idle_devs) rail.idle_nics.push_back(nic_name(m, r.host, r.listed->net, d));
     s.rails.push_back(std::move(rail));
