@@ -159,8 +159,11 @@ struct NetUsingEvent {
 // Any `Bootstrap...` INFO line; `Bootstrap : Using ib0:10.1.0.10<0>` (2.4-2.23)
 // and `Bootstrap: Using ib0:10.1.0.10<0>` (2.24+) name the host's address.
 struct BootstrapEvent {
-  std::vector<std::string_view> addresses;
-  std::string_view first_interface;  // the first address's ("ib0")
+  std::vector<std::string_view> addresses;  // IPv4 only
+  std::string_view first_interface;  // the first IPv4 address's ("ib0")
+  // What NCCL bootstraps on: the first listed, IPv6 included.
+  std::string_view interface;
+  std::string_view address;  // "fe80::1%ib0", "10.1.0.10"
 };
 
 // `%d coll channels, [%d collnet channels, ]%d nvls channels, %d p2p
@@ -188,6 +191,8 @@ struct ReturnTraceEvent {
   // The frame is in the files of NCCL's API calls (init, group, enqueue): the
   // error goes on to the caller.
   bool api_frame = false;
+  // `group.cc`: the error left init for the group call that launched it.
+  bool group_frame = false;
 };
 
 // What a line says about the networks NCCL could or could not set up, at

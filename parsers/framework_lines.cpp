@@ -19,6 +19,16 @@ std::optional<WatchdogTimeout> parse_watchdog(const std::string& text) {
   return t;
 }
 
+std::optional<WatchdogStuck> parse_watchdog_stuck(const std::string& text) {
+  static const RE2 kStuck(R"(watchdog got stuck for (\d+) seconds)");
+  static const RE2 kRank(R"(\bRank (\d+)\])");
+  std::string seconds, rank;
+  if (!RE2::PartialMatch(text, kStuck, &seconds)) return std::nullopt;
+  WatchdogStuck w{parse_u64(seconds).value_or(0), {}};
+  if (RE2::PartialMatch(text, kRank, &rank)) w.rank = parse_u32(rank);
+  return w;
+}
+
 // Anchored on PyTorch's own shapes (`file.cpp:123, ` and `exception: `), so
 // that quoted code or a grep pattern naming "NCCL error" is not taken for one.
 std::optional<NcclErrorReport> parse_nccl_error(const std::string& text) {
@@ -93,6 +103,7 @@ FrameworkLine parse_framework_line(FrameworkKind kind, std::string_view text) {
   out.text = valid_utf8(payload.substr(0, kMaxFrameworkText));
   switch (kind) {
     case FrameworkKind::WatchdogTimeout: out.watchdog = parse_watchdog(out.text); break;
+    case FrameworkKind::WatchdogStuck: out.stuck = parse_watchdog_stuck(out.text); break;
     case FrameworkKind::NcclError: out.nccl_error = parse_nccl_error(out.text); break;
     case FrameworkKind::LastError:
       if (!out.text.empty()) out.cls = classify_warn(out.text);

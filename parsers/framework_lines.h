@@ -15,7 +15,7 @@ namespace nd {
 // Crash: a launcher's, a runtime's or the shell's report that a process died
 // on a signal; CrashFrame: a backtrace frame that names NCCL (`pncclAllReduce`,
 // `libnccl.so.2`), which tells where such a crash happened.
-enum class FrameworkKind : uint8_t { WatchdogTimeout, NcclError, LastError, Crash, CrashFrame };
+enum class FrameworkKind : uint8_t { WatchdogTimeout, WatchdogStuck, NcclError, LastError, Crash, CrashFrame };
 
 // `Caught signal 11 (Segmentation fault: ...)` (UCX), `Signal 6 (SIGABRT)
 // received by PID 4242` (torch.distributed.elastic), `exitcode  : -11`
@@ -36,6 +36,14 @@ struct WatchdogTimeout {
   uint64_t timeout_ms = 0;
   uint64_t ran_ms = 0;
   std::optional<uint32_t> rank;  // `[Rank N]`, when printed
+};
+
+// PyTorch's heartbeat monitor: `ProcessGroupNCCL's watchdog got stuck for 480
+// seconds without making progress in monitoring enqueued collectives`: a
+// NCCL or CUDA call blocks the watchdog thread itself.
+struct WatchdogStuck {
+  uint64_t seconds = 0;
+  std::optional<uint32_t> rank;  // `Rank N]`, when printed
 };
 
 // `NCCL error in: <file>:<line>, <error>[, NCCL version X]` and the async
@@ -62,6 +70,7 @@ struct FrameworkLine {
   // LastError text is no message.
   std::string text;
   std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout lines in PyTorch's shape
+  std::optional<WatchdogStuck> stuck;         // WatchdogStuck lines
   std::optional<NcclErrorReport> nccl_error;  // NcclError lines in PyTorch's shape
   std::optional<CrashReport> crash;           // Crash lines in one of the shapes above
   WarnClass cls;  // LastError: the message read as a WARN, which it is

@@ -136,8 +136,11 @@ bool ignored_message(std::string_view msg) {
 // something by a word or two.
 Event ignored_or_noted(std::string_view msg) {
   if (msg.starts_with("Bootstrap")) {
-    BootstrapEvent e{socket_addresses(msg), {}};
+    BootstrapEvent e{socket_addresses(msg), {}, {}, {}};
     if (!e.addresses.empty()) e.first_interface = socket_interface(msg, e.addresses.front());
+    auto [interface, address] = first_listed_endpoint(msg);
+    e.interface = interface;
+    e.address = address;
     return e;
   }
   if (size_t pos = msg.find(" nvls channels"); pos != std::string_view::npos) {
@@ -394,8 +397,13 @@ std::optional<ReturnTraceEvent> parse_return_trace(std::string_view msg) {
     rest = {};
   }
   if (!trim(rest).empty()) return std::nullopt;
-  return ReturnTraceEvent{file, *line, *code, thread, on_failing_path(file, thread),
-                          file.ends_with(".cc") && is_nccl_file(file, {"init", "group", "enqueue"})};
+  return ReturnTraceEvent{file,
+                          *line,
+                          *code,
+                          thread,
+                          on_failing_path(file, thread),
+                          file.ends_with(".cc") && is_nccl_file(file, {"init", "group", "enqueue"}),
+                          is_nccl_file(file, {"group"})};
 }
 
 namespace {

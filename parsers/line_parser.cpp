@@ -1,5 +1,6 @@
 #include "parsers/line_parser.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "parsers/char_classes.h"
@@ -211,9 +212,19 @@ void parse_other_line(const Line& line, ParsedLines& out) {
     std::string_view clean = cleaned(line.text, out);
     return add_other(line, clean, strip_envelope(clean), out);
   }
+  // Every marker below holds a letter; a sampling tool's rows (dmon, CSV
+  // figures) hold none, and a day of them is hundreds of thousands of lines.
+  bool letters = std::any_of(line.text.begin(), line.text.end(),
+                             [](char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; });
+  if (!letters && !binary) {
+    std::string_view clean = cleaned(line.text, out);
+    return add_other(line, clean, strip_envelope(clean), out);
+  }
   if (has_binding_needle(line.text) && parse_binding_line(line, out)) return;
   if (memmem(line.text.data(), line.text.size(), "Watchdog caught", 15)) {
     add_framework(out, line, FrameworkKind::WatchdogTimeout, line.text);
+  } else if (memmem(line.text.data(), line.text.size(), "watchdog got stuck", 18)) {
+    add_framework(out, line, FrameworkKind::WatchdogStuck, line.text);
   } else if (memmem(line.text.data(), line.text.size(), "Last error:", 11)) {
     out.expect_last_error = add_framework(out, line, FrameworkKind::LastError, line.text);
   } else if (!binary && may_report_crash(line.text) && add_crash(out, line)) {

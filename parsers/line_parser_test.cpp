@@ -54,11 +54,25 @@ TEST_CASE("bootstrap lines name the host's address, 2.4-2.23 and 2.24+") {
     auto b = only_event<BootstrapEvent>(p);
     REQUIRE(b.addresses.size() == 1);
     CHECK((b.addresses[0] == "10.5.1.5" || b.addresses[0] == "10.9.0.1"));
+    CHECK((b.interface == "bond0" || b.interface == "ib0"));
+    CHECK(b.address == b.addresses[0]);
   }
+  // IPv6, and 2.5's list of several: NCCL bootstraps on the first.
+  auto v6 = only_event<BootstrapEvent>(
+      parse({"gh1:180172:180172 [0] NCCL INFO Bootstrap : Using ib0:fe80::a288:c203:d2:aaf2%ib0<0>"}));
+  CHECK(v6.addresses.empty());
+  CHECK(v6.interface == "ib0");
+  CHECK(v6.address == "fe80::a288:c203:d2:aaf2%ib0");
+  auto listed = only_event<BootstrapEvent>(parse(
+      {"node-a:97:221 [0] NCCL INFO Bootstrap : Using [0]ip6tnl0:fe80::e866:19ff:fe1e:a688%ip6tnl0<0> "
+       "[1]eth0:10.0.0.3<0>"}));
+  CHECK(listed.interface == "ip6tnl0");
+  CHECK(listed.address == "fe80::e866:19ff:fe1e:a688%ip6tnl0");
+  CHECK(listed.first_interface == "eth0");
   // 2.23+ timings: a bootstrap line without an address.
   CHECK(only_event<BootstrapEvent>(parse({"gpu01:2771:2771 [0] NCCL INFO Bootstrap timings total 0.002 (create 0.000, "
                                           "send 0.000, recv 0.001, ring 0.000, delay 0.000)"}))
-            .addresses.empty());
+            .address.empty());
 }
 
 TEST_CASE("NVLS: the channel count of 2.17 and 2.20+, and the connected tree") {

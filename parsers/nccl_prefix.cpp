@@ -203,6 +203,32 @@ const LevelWord* level_at(std::string_view s, size_t at) {
   return nullptr;
 }
 
+// The host of a prefix that lost its ids, before ` [dev]`: `node-a` (a paste
+// that cut `:pid:tid`), `[Node-A]:[PID]:[Thread]` (stand-ins for all three).
+// Digits for the ids would have made a full header.
+std::optional<std::string_view> host_without_ids(std::string_view token) {
+  if (token.empty() || token.size() > 128) return std::nullopt;
+  size_t colon = token.find(':');
+  if (colon == std::string_view::npos) {
+    bool letter = false;
+    for (char c : token) {
+      bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      letter |= alpha;
+      if (!alpha && !is_digit(c) && c != '-' && c != '.' && c != '_') return std::nullopt;
+    }
+    return letter ? std::optional(token) : std::nullopt;
+  }
+  size_t second = token.find(':', colon + 1);
+  if (colon == 0 || second == std::string_view::npos || token.find(':', second + 1) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  for (std::string_view id : {token.substr(colon + 1, second - colon - 1), token.substr(second + 1)}) {
+    bool stand_in = id.size() >= 3 && ((id.front() == '[' && id.back() == ']') || (id.front() == '<' && id.back() == '>'));
+    if (!stand_in) return std::nullopt;
+  }
+  return token.substr(0, colon);
+}
+
 // A line that lost its `host:pid:tid`: `[0] NCCL INFO msg`, `NCCL INFO msg`,
 // `[3] misc/socket.cc:42 NCCL WARN msg`, at the start of what the envelope
 // left (after an optional time stamp). Anywhere else in a line, `NCCL INFO`
@@ -219,6 +245,20 @@ bool bare_header(std::string_view s, NcclHeader& h) {
   h.column = p;
   bool has_dev = false;
   if (numbered > 0 && (p >= s.size() || s[p] != '[')) return false;
+  bool host_kept = false;
+  if (numbered == 0 && p < s.size()) {
+    size_t space = s.find(' ', p);
+    // A bracket opens a device, unless it is a stand-in host's `[Node-A]:`.
+    bool device_first = s[p] == '[' && s.substr(p, space - p).find(':') == std::string_view::npos;
+    if (!device_first && space != std::string_view::npos && space + 1 < s.size() && s[space + 1] == '[') {
+      if (auto host = host_without_ids(s.substr(p, space - p))) {
+        h.host = *host;
+        h.host_form = is_placeholder_host(*host) ? HostForm::Placeholder : HostForm::Named;
+        host_kept = true;
+        p = space + 1;
+      }
+    }
+  }
   if (p < s.size() && s[p] == '[') {
     size_t q = p + 1;
     if (q < s.size() && s[q] == '-') ++q;
@@ -230,6 +270,7 @@ bool bare_header(std::string_view s, NcclHeader& h) {
     has_dev = true;
     p = q + 2;
   }
+  if (host_kept && !has_dev) return false;
   size_t word;
   if (s.substr(p).starts_with("NCCL ")) {
     word = p + 5;

@@ -203,6 +203,26 @@ TEST_CASE("NCCL 2.19.3 lines without host:pid:tid, as notebooks and quotes show 
   CHECK(scan.headers[0].payload == "socketStartConnect: Connect to 10.1.0.11<36945> failed : Software caused connection abort");
 }
 
+TEST_CASE("a host kept without its pid and tid, or with stand-ins for them, before the device") {
+  auto scan = scan_nccl_headers("node-a [5] misc/socket.cc:46 NCCL WARN socketProgressOpt: Call to send to 10.0.0.2<52905> failed : Connection reset by peer");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host == "node-a");
+  CHECK(scan.headers[0].host_form == HostForm::Named);
+  CHECK(scan.headers[0].pid == 0);
+  CHECK(scan.headers[0].dev == 5);
+  CHECK(scan.headers[0].location == "misc/socket.cc:46");
+  scan = scan_nccl_headers("[Node-A]:[PID]:[Thread] [0] NCCL INFO transport/net.cc:1302 -> 6");
+  REQUIRE(scan.count == 1);
+  CHECK(scan.headers[0].host == "[Node-A]");
+  CHECK(scan.headers[0].host_form == HostForm::Placeholder);
+  CHECK(scan.headers[0].payload == "transport/net.cc:1302 -> 6");
+  // The device bracket is what vouches for the host word.
+  CHECK(scan_nccl_headers("node-a NCCL INFO x").count == 0);
+  CHECK(scan_nccl_headers("rank: [0] NCCL INFO x").count == 0);
+  CHECK(scan_nccl_headers("a:b:c [0] NCCL INFO x").count == 0);
+  CHECK(scan_nccl_headers("123 [0] NCCL INFO x").headers[0].host_form == HostForm::Absent);
+}
+
 TEST_CASE("NCCL 2.26+ WARN time stamps, before the host or before a lost one") {
   auto scan = scan_nccl_headers(
       "[2025-03-04 12:00:01] gpu01:2771:2801 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.1.0.11<44021> with status=12");

@@ -284,4 +284,25 @@ std::vector<std::string_view> socket_addresses(std::string_view text) {
   return out;
 }
 
+SocketEndpoint first_listed_endpoint(std::string_view text) {
+  size_t pos = text.find("Using");
+  if (pos == std::string_view::npos) return {};
+  std::string_view rest = text.substr(pos + 5);
+  rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+  if (rest.starts_with('[')) {
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos) return {};
+    rest.remove_prefix(close + 1);
+  }
+  size_t colon = rest.find(':');
+  size_t port = rest.find('<');
+  size_t space = rest.find(' ');
+  // An interface name has no space; the address runs to its `<port>`.
+  if (colon == 0 || colon == std::string_view::npos || port == std::string_view::npos || port <= colon + 1 ||
+      space < port) {
+    return {};
+  }
+  return {rest.substr(0, colon), rest.substr(colon + 1, port - colon - 1)};
+}
+
 }  // namespace nd

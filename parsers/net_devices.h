@@ -37,6 +37,14 @@ SocketReach socket_reach(std::string_view interface, std::string_view address);
 // port: the host's own addresses in `OOB ib0:10.0.4.19<0>`,
 // `[0]eno1:192.168.50.11<0>` and `Bootstrap : Using ib0:10.1.0.10<0>`.
 std::vector<std::string_view> socket_addresses(std::string_view text);
+// The first `name:address<port>` NCCL listed after `Using`, any address
+// family, without the port: `ib0` and `fe80::1%ib0` in `Bootstrap : Using
+// [0]ib0:fe80::1%ib0<0> [1]eth0:10.0.0.3<0>`. Empty when there is none.
+struct SocketEndpoint {
+  std::string_view interface;
+  std::string_view address;
+};
+SocketEndpoint first_listed_endpoint(std::string_view text);
 // The interface an address of `socket_addresses(text)` is listed under:
 // "ib0" for "[0]ib0:10.1.0.8<0>" or "Using ib0:10.1.0.8<0>"; empty if none.
 std::string_view socket_interface(std::string_view text, std::string_view address);

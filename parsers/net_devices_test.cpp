@@ -152,3 +152,18 @@ TEST_CASE("net devices: the hand scan agrees with the regular expressions it mir
   std::mt19937 rng(20261204);
   for (int i = 0; i < 50000; ++i) check_same(test::mutated(seeds[rng() % seeds.size()], alphabet, rng));
 }
+
+TEST_CASE("the first endpoint of a list: the bootstrap's interface and address, any family") {
+  auto first = [](std::string_view text) {
+    auto e = first_listed_endpoint(text);
+    return std::string(e.interface) + " " + std::string(e.address);
+  };
+  CHECK(first("Bootstrap : Using bond0:10.5.1.5<0>") == "bond0 10.5.1.5");
+  CHECK(first("Bootstrap: Using ib0:fe80::a288:c203:d2:aaf2%ib0<0>") == "ib0 fe80::a288:c203:d2:aaf2%ib0");
+  CHECK(first("Bootstrap : Using [0]lo:::1<0> [1]eth0:10.0.0.3<0>") == "lo ::1");
+  CHECK(first("Bootstrap timings total 0.002 (create 0.000)") == " ");
+  CHECK(first("Bootstrap : Using") == " ");
+  CHECK(first("Bootstrap : Using [0") == " ");
+  CHECK(first("Bootstrap : Using eth0 10.0.0.1<0>") == " ");
+  CHECK(first("Bootstrap : Using :10.0.0.1<0>") == " ");
+}

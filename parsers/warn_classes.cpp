@@ -338,7 +338,10 @@ WarnClass classify_kind(std::string_view message) {
 WarnClass classify_warn(std::string_view message) {
   WarnClass c = classify_kind(message);
   c.mismatch = parse_version_mismatch(message);
-  c.carries_on = message.starts_with("Cannot initialize CollNet");
+  // CollNet setup fails over to the point-to-point network; 2.11's remote
+  // allocation service thread reports and stops, its caller not told.
+  c.collnet_fallback = message.starts_with("Cannot initialize CollNet");
+  c.carries_on = c.collnet_fallback || message.starts_with("[Rem Allocator]");
   return c;
 }
 

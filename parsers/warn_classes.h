@@ -35,7 +35,8 @@ struct WarnClass {
   std::string peer;         // peer address as printed (ip or host), without <port>
   int status = -1;          // ibv_wc_status for IbCompletion
   bool consequence = false; // an after-effect of an earlier error (WR_FLUSH_ERR)
-  bool carries_on = false;  // NCCL goes on without what failed (CollNet): the traceback before it was caught
+  bool carries_on = false;  // NCCL goes on without what failed (CollNet, a service thread): the traceback before it was caught
+  bool collnet_fallback = false;  // `Cannot initialize CollNet, using point-to-point network instead`
   std::optional<VersionMismatch> mismatch;  // wherever the message holds NCCL's own check
 };
 

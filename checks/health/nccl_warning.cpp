@@ -241,6 +241,40 @@ void watchdog_findings(const JobModel& m, const RuleInfo& info, const CheckOptio
   out.add(std::move(f));
 }
 
+// PyTorch's heartbeat monitor found the watchdog thread itself blocked: one
+// finding over every rank that says so.
+void watchdog_stuck_findings(const JobModel& m, const RuleInfo& info, const CheckOptions& options, FindingSink& out) {
+  Finding f = make_finding(info, "");
+  f.severity = Severity::Error;
+  f.subject = "watchdog stuck";
+  std::set<uint32_t> hosts;
+  std::set<uint32_t> ranks;
+  uint64_t longest = 0;
+  for (const auto& r : m.framework_errors) {
+    if (r.kind != FrameworkKind::WatchdogStuck || !r.stuck) continue;
+    longest = std::max(longest, r.stuck->seconds);
+    if (r.stuck->rank) {
+      ranks.insert(*r.stuck->rank);
+    } else if (r.launcher_rank) {
+      ranks.insert(*r.launcher_rank);
+    }
+    hosts.insert(r.host);
+    cite(m, f, r.line, options.max_evidence);
+  }
+  if (f.evidence.empty()) return;
+  std::vector<uint32_t> rank_list(ranks.begin(), ranks.end());
+  std::string who = rank_list.empty() ? std::string("a rank")
+                                      : fmt::format("rank{} {}", rank_list.size() == 1 ? "" : "s", format_ranges(rank_list));
+  f.message = fmt::format(
+      "PyTorch's NCCL watchdog got stuck for {} s on {}: a NCCL or CUDA call blocks it, so the process hangs (a "
+      "collective some rank never joined, a stalled link, or a GPU fault); take stacks of the hung processes "
+      "(py-spy dump --native) and look for the rank that is elsewhere",
+      longest, who);
+  f.ranks = rank_list;
+  f.hosts = host_names(m, hosts);
+  out.add(std::move(f));
+}
+
 // What ncclGetErrorString()'s text means for the user; empty when unknown.
 std::string nccl_error_meaning(std::string_view error) {
   return error.starts_with("unhandled system error") ? "a system call or the network failed (the WARN or 'Last "
@@ -432,6 +466,7 @@ void NcclWarning::check(const CheckContext& ctx, FindingSink& out) const {
   }
   failed_call_findings(m, kInfo, ctx.options, out);
   watchdog_findings(m, kInfo, ctx.options, out);
+  watchdog_stuck_findings(m, kInfo, ctx.options, out);
   backend_error_findings(m, kInfo, ctx.options, out);
   nccl_tests_failure_findings(m, kInfo, ctx.options, out);
   if (m.warnings_dropped > 0) {

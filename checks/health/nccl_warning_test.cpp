@@ -323,3 +323,67 @@ TEST_CASE("a traceback to the caller without a WARN is a failed call; one that s
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("without a WARN") == std::string::npos);
 }
+
+TEST_CASE("CollNet's fallback on a host: the other local ranks' tracebacks from its setup failed nothing") {
+  // Local rank 0 prints the WARN; rank 7's traceback stays in init.
+  auto m = model_from({
+      "node-b:200:210 [7] NCCL INFO transport.cc:291 -> 2",
+      "node-b:200:210 [7] NCCL INFO init.cc:670 -> 2",
+      "node-b:100:110 [0] transport.cc:323 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+  });
+  auto f = run_rule("nccl-warning", m);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+  CHECK(f[0].message.find("Cannot initialize CollNet") != std::string::npos);
+  // The other local ranks may show only their init frame.
+  CHECK(run_rule("nccl-warning", model_from({
+                                     "node-b:300:310 [5] NCCL INFO init.cc:670 -> 2",
+                                     "node-b:100:110 [0] transport.cc:323 NCCL WARN Cannot initialize CollNet, using "
+                                     "point-to-point network instead",
+                                 }))
+            .size() == 1);
+  // A traceback that went on to the group call failed it, fallback or not.
+  auto failed = model_from({
+      "node-b:200:210 [7] NCCL INFO transport.cc:291 -> 2",
+      "node-b:200:210 [7] NCCL INFO init.cc:670 -> 2",
+      "node-b:200:210 [7] NCCL INFO group.cc:64 -> 2 [Async thread]",
+      "node-b:100:110 [0] transport.cc:323 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+  });
+  CHECK(run_rule("nccl-warning", failed).size() == 2);
+  // The fallback of another host says nothing of this one.
+  auto elsewhere = model_from({
+      "node-c:200:210 [7] NCCL INFO transport.cc:291 -> 2",
+      "node-c:200:210 [7] NCCL INFO init.cc:670 -> 2",
+      "node-b:100:110 [0] transport.cc:323 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+  });
+  CHECK(run_rule("nccl-warning", elsewhere).size() == 2);
+}
+
+TEST_CASE("2.11's remote allocation thread reports and stops: its caller is not told") {
+  auto f = run_rule("nccl-warning", model_from({
+                                        "node-a:39:298 [0] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'",
+                                        "node-a:39:298 [0] NCCL INFO bootstrap.cc:231 -> 1",
+                                        "node-a:39:298 [0] bootstrap.cc:279 NCCL WARN [Rem Allocator] Allocation failed "
+                                        "(segment 0, fd 130)",
+                                    }));
+  REQUIRE(f.size() == 2);
+  for (const auto& finding : f) {
+    CHECK(finding.severity == Severity::Warning);
+    CHECK(finding.message.find("returned the error") == std::string::npos);
+  }
+}
+
+TEST_CASE("PyTorch's watchdog stuck in a NCCL or CUDA call is an error") {
+  auto f = run_rule("nccl-warning",
+                    model_from({"[rank0]:[E205 18:11:06.375964157 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0(default_pg) "
+                                "Rank 0] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in "
+                                "monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., "
+                                "CudaEventDestroy) hang blocking the watchdog."}));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].message ==
+        "PyTorch's NCCL watchdog got stuck for 480 s on rank 0: a NCCL or CUDA call blocks it, so the process hangs (a "
+        "collective some rank never joined, a stalled link, or a GPU fault); take stacks of the hung processes (py-spy "
+        "dump --native) and look for the rank that is elsewhere");
+  CHECK(f[0].evidence.size() == 1);
+}

@@ -209,4 +209,11 @@ void EdgeGroups::emit(const RuleInfo& info, FindingSink& out) const {
   }
 }
 
+std::string why_unreachable(const SocketReach& r) {
+  std::string_view what = r.loopback     ? "a loopback address (every host has its own)"
+                          : r.link_local ? "a link-local address (valid on one link only)"
+                                         : "an address";
+  return fmt::format("{}{}", what, r.host_bridge ? " on a container or VM bridge private to this host" : "");
+}
+
 }  // namespace nd

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/rule.h"
+#include "parsers/net_devices.h"
 #include "src/model/job_model.h"
 #include "src/model/ring_graph.h"
 
@@ -70,5 +71,9 @@ class EdgeGroups {
   const CheckOptions& options_;
   std::map<Key, Group> groups_;
 };
+
+// Why other hosts cannot reach an interface NCCL listed or bootstraps on:
+// "a link-local address (valid on one link only)".
+std::string why_unreachable(const SocketReach& r);
 
 }  // namespace nd

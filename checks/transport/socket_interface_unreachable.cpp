@@ -23,13 +23,6 @@ class SocketInterfaceUnreachable final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-std::string why_unreachable(const SocketReach& r) {
-  std::string_view what = r.loopback     ? "a loopback address (every host has its own)"
-                          : r.link_local ? "a link-local address (valid on one link only)"
-                                         : "an address";
-  return fmt::format("{}{}", what, r.host_bridge ? " on a container or VM bridge private to this host" : "");
-}
-
 // The interfaces of the same list that other hosts can reach: what
 // NCCL_SOCKET_IFNAME should name.
 std::string reachable_names(const HostNets& nets) {

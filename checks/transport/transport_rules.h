@@ -15,5 +15,6 @@ std::unique_ptr<Rule> make_intra_node_net();  // ND3003
 std::unique_ptr<Rule> make_no_gpudirect_rdma();  // ND3004
 std::unique_ptr<Rule> make_inter_node_unknown_net();  // ND3005
 std::unique_ptr<Rule> make_socket_interface_unreachable();  // ND3006
+std::unique_ptr<Rule> make_bootstrap_address_unreachable();  // ND3007
 
 }  // namespace nd

@@ -294,11 +294,28 @@ void ModelBuilder::settle() {
     ProcessRecord& rec = model_.processes.emplace_back(p.rec);
     rec.init_phase |= rec.init_starts > 0;
   }
+  settle_failed_calls();
   for (auto& comm : model_.comms) {
     if (comm.nranks && comm.ranks.size() < comm.nranks) comm.ranks.resize(comm.nranks);
     merge_records(comm);
     infer_hosts_from_local_links(comm);
     group_unnamed_hosts(comm);
+  }
+}
+
+// CollNet setup that fails on one local rank fails on all of them; local
+// rank 0 alone prints `Cannot initialize CollNet, using point-to-point network
+// instead`, the others only the traceback (`transport.cc:291 -> 2`,
+// `init.cc:670 -> 2`). NCCL goes on without CollNet: a traceback of that
+// host that stayed in init (no group.cc frame) did not fail the call.
+void ModelBuilder::settle_failed_calls() {
+  std::set<uint32_t> fell_back;
+  for (const auto& w : model_.warnings) {
+    if (w.cls.collnet_fallback) fell_back.insert(w.host);
+  }
+  if (fell_back.empty()) return;
+  for (auto& f : model_.failed_calls) {
+    if (!f.reached_group && fell_back.count(f.host)) f.recovered = true;
   }
 }
 

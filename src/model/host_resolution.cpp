@@ -107,6 +107,7 @@ uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* a
   if (!spliced) {
     if (uint32_t id = renamed_first_line_host(host); id != kNoHost) return id;
     if (uint32_t id = renamed_spliced_host(host); id != kNoHost) return id;
+    if (uint32_t id = glued_known_host(host); id != kNoHost) return id;
   }
   if (added) *added = true;
   return model_.hosts.intern(host);
@@ -149,6 +150,26 @@ uint32_t ModelBuilder::renamed_spliced_host(std::string_view host) {
   spliced_hosts_.erase(it);
   host_snapshot_.reset();
   return id;
+}
+
+// A known host behind a few characters that another line left before it:
+// `nodnode-a:235:235` (the tail of a cut `nod`), `-1node-a:100:120` (an
+// nccl-tests row's last cell). The host must be long enough to be told from
+// a name that merely ends like it; the glued head, short. Its id, and the
+// glued name maps to it from then on; kNoHost when none fits.
+uint32_t ModelBuilder::glued_known_host(std::string_view host) {
+  constexpr size_t kMaxGlued = 5;
+  uint32_t found = kNoHost;
+  for (const auto& known : model_.hosts.names()) {
+    if (known.size() < kMinCutHost || host.size() <= known.size() || host.size() - known.size() > kMaxGlued ||
+        !host.ends_with(known)) {
+      continue;
+    }
+    if (found != kNoHost) return kNoHost;  // two would fit
+    found = *model_.hosts.find(known);
+  }
+  if (found != kNoHost) renamed_hosts_.emplace(std::string(host), found);
+  return found;
 }
 
 bool ModelBuilder::is_local_link(const Edge& e) const {

@@ -180,7 +180,8 @@ struct FailedCallRecord {
   uint32_t frames = 0;
   bool reached_caller = false;
   bool in_init = false;
-  bool recovered = false;  // an Init COMPLETE on the same device followed: NCCL got past it
+  bool recovered = false;  // an Init COMPLETE on the same device followed, or CollNet's fallback: NCCL got past it
+  bool reached_group = false;   // a frame in group.cc: it left init for the group call
 };
 
 // A launcher's report of one rank's CPU binding.
@@ -244,6 +245,7 @@ struct FrameworkRecord {
   std::string text;                     // the payload, without launcher prefixes
   LineRef line;
   std::optional<WatchdogTimeout> watchdog;    // WatchdogTimeout in PyTorch's shape
+  std::optional<WatchdogStuck> stuck;         // WatchdogStuck
   std::optional<NcclErrorReport> nccl_error;  // NcclError in PyTorch's shape
   WarnClass cls;                              // LastError: the message read as a WARN
   std::optional<CrashReport> crash;           // Crash: the signal
@@ -274,6 +276,14 @@ struct HostNets {
   uint32_t host = kNoHost;
   std::string net;  // "IB", "Socket"
   std::vector<NetDevice> devices;
+  LineRef line;
+};
+
+// The address a host's NCCL bootstraps on: its first `Bootstrap : Using`.
+struct BootstrapRecord {
+  uint32_t host = kNoHost;
+  std::string interface;  // "ib0"
+  std::string address;    // "fe80::1%ib0", "10.1.0.10"
   LineRef line;
 };
 
@@ -336,6 +346,7 @@ struct JobModel {
   std::map<std::string, std::vector<Observation>> using_network;   // authoritative choice
   std::map<std::string, std::vector<Observation>> net_using;       // "IB" -> `NET/IB : Using`
   std::vector<HostNets> host_nets;    // parsed `NET/<name> : Using` device lists, by host
+  std::vector<BootstrapRecord> bootstraps;  // one per host, in log order
   std::vector<NetNoteRecord> net_notes;  // plugin, verbs and IB-at-work lines, in log order
   std::vector<EnvSetting> env;        // one per (host, name, value)
   std::vector<WarnRecord> warnings;   // capped, see kMaxWarnings

@@ -173,12 +173,14 @@ class ModelBuilder {
   // Merges connection records into edges: once at the end, and whenever the
   // records of a communicator pile up (a log that repeats its lines).
   static void merge_records(Communicator& comm);
+  void settle_failed_calls();
 
   // Hosts: names as printed, and hosts the links imply (host_resolution.cpp).
   Who identify(LineRef ref, const ParsedLines::Item& item, bool message);
   // The id of `host`; `added` tells whether the name is new.
   uint32_t resolve_host(std::string_view host, bool spliced, bool* added = nullptr);
   uint32_t renamed_spliced_host(std::string_view host);
+  uint32_t glued_known_host(std::string_view host);
   uint32_t renamed_first_line_host(std::string_view host);
   void infer_hosts_from_local_links(Communicator& comm);
   void group_unnamed_hosts(Communicator& comm);
@@ -233,6 +235,7 @@ class ModelBuilder {
   std::map<std::string, size_t> comm_index_;
   IdSet text_buckets_;
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
+  std::unordered_set<uint32_t> bootstrap_hosts_;  // hosts with a BootstrapRecord
   std::set<std::tuple<uint32_t, int, uint32_t, std::string, std::string>> pattern_keys_;
   std::set<std::tuple<uint32_t, uint64_t, int>> affinity_keys_;
   std::set<std::tuple<uint32_t, int, std::string, int, std::string>> net_note_keys_;

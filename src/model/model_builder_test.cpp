@@ -455,3 +455,65 @@ TEST_CASE("a paste that lost its newlines: every message of the one long line is
   CHECK(m.comms[0].ranks[1].init_completed);
   CHECK(m.hosts.names() == std::vector<std::string>{"gpu01", "gpu02"});
 }
+
+TEST_CASE("bare nvidia-smi files of two machines: GPUs of two models at one index stay two GPUs") {
+  JobModel m;
+  ModelBuilder b(m);
+  auto table = [&](std::string file, std::string_view name, std::string_view memory, std::string_view pid) {
+    uint32_t f = b.add_file(std::move(file));
+    std::vector<std::string> lines{
+        "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |",
+        "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |",
+        "| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |",
+        "|===============================+======================+======================|",
+        fmt::format("|   0  {:<18}  On   | 00000000:2A:00.0 Off |                    0 |", name),
+        fmt::format("| N/A   40C    P0   60W / 300W | {} |     90%      Default |", memory),
+        "+-------------------------------+----------------------+----------------------+",
+        "| Processes:                                                                  |",
+        "|  GPU   GI   CI        PID   Type   Process name                  GPU Memory |",
+        "|=============================================================================|",
+        fmt::format("|    0   N/A  N/A     {:>6}      C   python                          100MiB |", pid),
+        "+-----------------------------------------------------------------------------+",
+    };
+    uint64_t n = 0;
+    for (const std::string& l : lines) b.add_line(f, Line{l, ++n, false});
+  };
+  table("a.txt", "Tesla V100-SXM2...", " 30000MiB / 32510MiB", "1111");
+  table("b.txt", "NVIDIA A10", "    10MiB / 22731MiB", "2222");
+  table("c.txt", "Tesla V100-SXM2-32GB", " 31000MiB / 32510MiB", "1111");
+  b.finish();
+  REQUIRE(m.gpu_side.gpus.size() == 2);
+  const GpuTrack& v100 = m.gpu_side.gpus[0];
+  const GpuTrack& a10 = m.gpu_side.gpus[1];
+  // The cut name and the whole one are one model: c.txt's sample joins a.txt's.
+  CHECK(v100.name == "Tesla V100-SXM2-32GB");
+  CHECK(v100.samples == 2);
+  CHECK(v100.mem_total_mib == 32510.0);
+  CHECK(v100.mem_used_mib == 31000.0);
+  CHECK(a10.name == "NVIDIA A10");
+  CHECK(a10.mem_total_mib == 22731.0);
+  REQUIRE(a10.processes.size() == 1);
+  CHECK(a10.processes[0].pid == 2222u);
+  REQUIRE(v100.processes.size() == 1);
+  CHECK(v100.processes[0].pid == 1111u);
+}
+
+TEST_CASE("a known host behind a few glued characters is that host") {
+  // (A host seen on the first line only would be one whose head the copy
+  // cut: the longer name is the whole one then.)
+  auto m = model_from({
+      "node-a:236:236 [2] NCCL INFO Channel 03/0 : 2[2] -> 3[3] via P2P/IPC",
+      "node-a:236:236 [2] NCCL INFO Channel 04/0 : 2[2] -> 3[3] via P2P/IPC",
+      "nodnode-a:235:235 [1] NCCL INFO cudaDriverVersion 12090",
+      "    16777216       1048576     float    none      -1node-a:100:120 [0] NCCL INFO [Proxy Progress] Device 0 CPU core 140",
+      "node-a:235:235 [1] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+  });
+  CHECK(m.hosts.size() == 1);
+  // A short host is not taken for the tail of a longer one.
+  auto two = model_from({
+      "gpu1:1:1 [0] NCCL INFO cudaDriverVersion 12090",
+      "gpu1:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.",
+      "agpu1:2:2 [0] NCCL INFO cudaDriverVersion 12090",
+  });
+  CHECK(two.hosts.size() == 2);
+}

@@ -42,6 +42,10 @@ void ModelBuilder::on(const At& at, const BootstrapEvent& e) {
   uint32_t host = at.host;
   if (host != kNoHost && !e.addresses.empty()) host = host_by_address(at, e.first_interface, e.addresses.front());
   learn_addresses(e.addresses, host);
+  if (host != kNoHost && !e.address.empty() && bootstrap_hosts_.insert(host).second) {
+    model_.bootstraps.push_back({host, valid_utf8(e.interface), valid_utf8(e.address), at.ref});
+    remember_text(0, at.ref, at.raw);
+  }
 }
 
 void ModelBuilder::on(const At&, const NvlsChannelsEvent& e) {

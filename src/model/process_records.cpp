@@ -52,7 +52,10 @@ void ModelBuilder::on(const At& at, const WarnEvent& e) {
   std::string message = valid_utf8(e.message);
   WarnClass cls = classify_warn(message);
   if (cls.carries_on && at.process.last_warn < model_.warnings.size()) {
-    model_.warnings[at.process.last_warn].returned_to_caller = false;
+    // What failed before it was caught: NCCL goes on, so no error.
+    WarnRecord& caught = model_.warnings[at.process.last_warn];
+    caught.returned_to_caller = false;
+    if (caught.cls.severity == WarnSeverity::Error) caught.cls.severity = WarnSeverity::Warning;
   }
   at.process.last_warn = model_.warnings.size();
   at.process.last_warn_tid = at.header.tid;
@@ -89,6 +92,7 @@ void ModelBuilder::note_failed_call(const At& at, const ReturnTraceEvent& e) {
   r.last_at = std::move(where);
   r.last = at.ref;
   r.reached_caller = r.reached_caller || e.api_frame;
+  r.reached_group = r.reached_group || e.group_frame;
 }
 
 void ModelBuilder::on(const At& at, const ReturnTraceEvent& e) {
@@ -182,6 +186,7 @@ void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
   r.text = f.text;
   r.line = ref;
   r.watchdog = f.watchdog;
+  r.stuck = f.stuck;
   r.nccl_error = f.nccl_error;
   r.cls = f.cls;
   r.crash = f.crash;
