@@ -232,6 +232,7 @@ SocketReach socket_reach(std::string_view interface, std::string_view address) {
     return true;
   };
   SocketReach r;
+  r.ipv6 = address.find(':') != std::string_view::npos;
   r.loopback = address.starts_with("127.") || address == "::1";
   // fe80::/10 is fe80 to febf.
   r.link_local = address.starts_with("169.254.") ||

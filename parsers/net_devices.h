@@ -29,6 +29,7 @@ struct SocketReach {
   bool loopback = false;    // 127.0.0.0/8 or ::1: each host has its own
   bool link_local = false;  // fe80::/10 or 169.254.0.0/16: one link only
   bool host_bridge = false; // docker*, br-*, veth*, virbr*, lxcbr*, podman*: a host-private bridge
+  bool ipv6 = false;        // the address is IPv6, reachable or not
   bool unreachable() const { return loopback || link_local || host_bridge; }
 };
 SocketReach socket_reach(std::string_view interface, std::string_view address);

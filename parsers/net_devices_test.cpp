@@ -112,6 +112,12 @@ TEST_CASE("socket interfaces other hosts cannot reach: loopback, link-local, hos
   CHECK(reach("[0]eth0:169.254.3.1<0>").link_local);
   CHECK(reach("[0]eth0:FEBF::1<0>").link_local);
   CHECK_FALSE(reach("[0]eth0:fec0::1<0>").link_local);
+  // The family, whatever the reach: IPv6 wants NCCL_SOCKET_FAMILY in a fix.
+  CHECK(veth.ipv6);
+  CHECK(reach("[0]ib0:fd00::12<0>").ipv6);
+  CHECK(reach("[0]lo:::1<0>").ipv6);
+  CHECK_FALSE(reach("[0]eno1:172.18.40.41<0>").ipv6);
+  CHECK_FALSE(reach("[0]eth0:169.254.3.1<0>").ipv6);
 }
 
 namespace {

@@ -66,11 +66,9 @@ std::optional<BootstrapTrouble> bootstrap_trouble(const JobModel& m) {
   return std::nullopt;
 }
 
-bool is_ipv6(std::string_view address) { return address.find(':') != std::string_view::npos; }
-
 // NCCL_SOCKET_IFNAME for the fix: the interfaces other hosts bootstrap on
 // that everyone can reach, else the reachable ones of a host's socket list.
-std::string reachable_interfaces(const JobModel& m, const std::set<uint32_t>& unreachable_hosts) {
+std::string interfaces_to_name(const JobModel& m, const std::set<uint32_t>& unreachable_hosts) {
   std::set<std::string> names;
   for (const auto& b : m.bootstraps) {
     if (!socket_reach(b.interface, b.address).unreachable()) names.insert(b.interface);
@@ -78,9 +76,7 @@ std::string reachable_interfaces(const JobModel& m, const std::set<uint32_t>& un
   if (names.empty()) {
     for (const auto& nets : m.host_nets) {
       if (nets.net != "Socket" || !unreachable_hosts.count(nets.host)) continue;
-      for (const auto& d : nets.devices) {
-        if (!socket_reach(d.name, d.address).unreachable()) names.insert(d.name);
-      }
+      for (auto& name : reachable_interfaces(nets)) names.insert(std::move(name));
     }
   }
   return fmt::format("{}", fmt::join(names, ","));
@@ -109,7 +105,7 @@ void BootstrapAddressUnreachable::check(const CheckContext& ctx, FindingSink& ou
   for (const auto& b : m.bootstraps) {
     SocketReach reach = socket_reach(b.interface, b.address);
     if (!reach.unreachable()) {
-      ipv4_elsewhere |= !is_ipv6(b.address);
+      ipv4_elsewhere |= !reach.ipv6;
       continue;
     }
     Group& g = groups[{why_unreachable(reach), b.interface}];
@@ -117,7 +113,7 @@ void BootstrapAddressUnreachable::check(const CheckContext& ctx, FindingSink& ou
       g.first_host = b.host;
       g.address = b.address;
     }
-    g.ipv6 |= is_ipv6(b.address);
+    g.ipv6 |= reach.ipv6;
     g.hosts.insert(b.host);
     g.lines.push_back(b.line);
     unreachable_hosts.insert(b.host);
@@ -125,7 +121,7 @@ void BootstrapAddressUnreachable::check(const CheckContext& ctx, FindingSink& ou
   if (groups.empty()) return;
 
   std::optional<BootstrapTrouble> trouble = bootstrap_trouble(m);
-  std::string interfaces = reachable_interfaces(m, unreachable_hosts);
+  std::string interfaces = interfaces_to_name(m, unreachable_hosts);
   for (const auto& [key, g] : groups) {
     const auto& [why, interface] = key;
     std::vector<std::string> names = host_names(m, g.hosts);

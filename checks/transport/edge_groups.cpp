@@ -209,6 +209,14 @@ void EdgeGroups::emit(const RuleInfo& info, FindingSink& out) const {
   }
 }
 
+std::vector<std::string> reachable_interfaces(const HostNets& nets) {
+  std::vector<std::string> names;
+  for (const auto& d : nets.devices) {
+    if (!socket_reach(d.name, d.address).unreachable()) names.push_back(d.name);
+  }
+  return names;
+}
+
 std::string why_unreachable(const SocketReach& r) {
   std::string_view what = r.loopback     ? "a loopback address (every host has its own)"
                           : r.link_local ? "a link-local address (valid on one link only)"

@@ -76,4 +76,8 @@ class EdgeGroups {
 // "a link-local address (valid on one link only)".
 std::string why_unreachable(const SocketReach& r);
 
+// The interfaces of a host's socket list that other hosts can reach, in the
+// order NCCL listed them: what NCCL_SOCKET_IFNAME should name.
+std::vector<std::string> reachable_interfaces(const HostNets& nets);
+
 }  // namespace nd

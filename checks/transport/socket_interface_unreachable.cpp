@@ -23,16 +23,6 @@ class SocketInterfaceUnreachable final : public Rule {
   void check(const CheckContext& ctx, FindingSink& out) const override;
 };
 
-// The interfaces of the same list that other hosts can reach: what
-// NCCL_SOCKET_IFNAME should name.
-std::string reachable_names(const HostNets& nets) {
-  std::vector<std::string> names;
-  for (const auto& d : nets.devices) {
-    if (!socket_reach(d.name, d.address).unreachable()) names.push_back(d.name);
-  }
-  return fmt::format("{}", fmt::join(names, ","));
-}
-
 struct Use {
   std::set<uint32_t> ranks;
   std::set<uint16_t> channels;
@@ -104,7 +94,7 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
     if (nets.net != "Socket") continue;
     bool named = nets.host != kNoHost;
     std::string host = m.host_name(nets.host);
-    std::string good = reachable_names(nets);
+    std::string good = fmt::format("{}", fmt::join(reachable_interfaces(nets), ","));
     for (const auto& d : nets.devices) {
       SocketReach reach = socket_reach(d.name, d.address);
       if (!reach.unreachable()) continue;
