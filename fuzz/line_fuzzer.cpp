@@ -84,6 +84,9 @@ void one_line(std::string_view line) {
               "net device scan and RE2 read a device differently");
     }
   }
+  if (size_t plain = nd::plain_ompi_tag_length(clean)) {
+    require(plain == nd::ompi_tag_length(clean), "plain and general Open MPI tag readers disagree");
+  }
   (void)nd::classify_message(clean);
   require(nd::find_nccl_word(clean) == clean.find(" NCCL "), "find_nccl_word differs from find");
   for (size_t m = clean.find(" NCCL "); m != std::string_view::npos; m = clean.find(" NCCL ", m + 1)) {

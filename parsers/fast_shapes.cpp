@@ -224,6 +224,27 @@ size_t leading_per_operation_host(std::string_view text, size_t marker) {
   return host_end;
 }
 
+size_t plain_ompi_tag_length(std::string_view line) {
+  auto digits_from = [&](size_t p) {
+    size_t start = p;
+    while (p < line.size() && is_digit(line[p])) ++p;
+    return p - start;
+  };
+  if (line.size() < 16 || line[0] != '[') return 0;
+  size_t job = digits_from(1);
+  if (job == 0 || 1 + job >= line.size() || line[1 + job] != ',') return 0;
+  size_t rank_at = 2 + job;
+  size_t rank = digits_from(rank_at);
+  // Up to 9 digits: every such rank fits the general reader's uint32_t.
+  size_t p = rank_at + rank;
+  if (rank == 0 || rank > 9 || p >= line.size() || line[p] != ']') return 0;
+  ++p;
+  std::string_view rest = line.substr(p);
+  if (!rest.starts_with("<stdout>:") && !rest.starts_with("<stderr>:")) return 0;
+  p += 9;
+  return p < line.size() && line[p] == ' ' ? p + 1 : p;
+}
+
 bool has_control_or_cr(std::string_view s) {
   // Sixteen bytes at a time with the compiler's vector extension.
   using V = unsigned char __attribute__((vector_size(16)));

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include "parsers/envelope.h"
 #include "parsers/mutation.h"
 #include "parsers/nccl_patterns.h"
 #include "parsers/nccl_prefix.h"
@@ -313,6 +314,43 @@ TEST_CASE("the forward COLL header reader agrees with the backward one") {
       CHECK(slow->data() == line.data());
       CHECK(slow->size() == fast);
     }
+  }
+  CHECK(answered > 1000);
+}
+
+TEST_CASE("the plain Open MPI tag reader agrees with the general one") {
+  const std::string header = "node0751:225067:225067 [3] NCCL INFO AllReduce: opCount 3f";
+  CHECK(plain_ompi_tag_length("[1,5]<stdout>:" + header) == 14);
+  CHECK(plain_ompi_tag_length("[1,5]<stderr>: " + header) == 15);
+  CHECK(plain_ompi_tag_length("[23,8191]<stdout>:" + header) == 18);
+  CHECK(ompi_tag_length("[23,8191]<stdout>:" + header) == 18);
+  // Forms it leaves to the general reader, which takes them.
+  for (std::string tag : {"[1,0][node0751:2771]<stdout>:", "[prterun-h-1@1,0]<stdout>: ", "[0]<stdout>: ",
+                          "[1,0]<stddiag>:", "[1,1234567890]<stdout>:"}) {
+    CAPTURE(tag);
+    CHECK(plain_ompi_tag_length(tag + header) == 0);
+    CHECK(ompi_tag_length(tag + header) == tag.size());
+  }
+  CHECK(plain_ompi_tag_length("[1,5]<stdout>") == 0);
+  CHECK(plain_ompi_tag_length("[111111111111111111") == 0);
+  CHECK(plain_ompi_tag_length("[Thu May  7 10:39:20 2020][1,0]<stdout>:" + header) == 0);
+
+  // Every mutation of a tagged line: where the plain reader answers, the
+  // general one gives the same length.
+  std::mt19937 rng(17);
+  const std::string base = "[1,4095]<stdout>:" + header;
+  const std::string pool = "0123456789,[]<>:sx -";
+  size_t answered = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string line = base;
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) line[rng() % 20] = pool[rng() % pool.size()];
+    if (rng() % 4 == 0) line.erase(rng() % 20, 1 + rng() % 3);
+    if (rng() % 8 == 0) line.resize(rng() % line.size());
+    size_t plain = plain_ompi_tag_length(line);
+    if (plain == 0) continue;
+    ++answered;
+    INFO(line);
+    CHECK(plain == ompi_tag_length(line));
   }
   CHECK(answered > 1000);
 }

@@ -444,6 +444,8 @@ bool partial(std::string_view msg, PatternKind kind, Args*... args) {
 bool parse_trees(std::string_view rest, TreesEvent& out) {
   // Items: ` [c] a->b->c` where exactly one of a, c holds the three `/`-separated
   // children; 2.5-2.7 print `down->me->up|up->me->down`, the first half is enough.
+  // One allocation for the line's channels, not one per doubling.
+  out.entries.reserve(static_cast<size_t>(std::count(rest.begin(), rest.end(), '[')));
   size_t pos = 0;
   while (pos < rest.size()) {
     size_t open = rest.find('[', pos);

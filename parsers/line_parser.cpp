@@ -115,7 +115,9 @@ bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out
   // without the stripper. The host must start lower-case: then no other
   // launcher prefix could follow the tag (only pdsh's starts so, and it
   // needs `host: `, not `host:pid`).
-  if (size_t tag = ompi_tag_length(text); tag > 0 && tag < marker && text[tag] >= 'a' && text[tag] <= 'z') {
+  size_t tag = plain_ompi_tag_length(text);
+  if (tag == 0) tag = ompi_tag_length(text);
+  if (tag > 0 && tag < marker && text[tag] >= 'a' && text[tag] <= 'z') {
     std::string_view rest = text.substr(tag);
     if (size_t host_end = leading_per_operation_host(rest, marker - tag)) return known(rest.substr(0, host_end));
   }

@@ -14,6 +14,9 @@ namespace {
 // edge is moved a bounded number of times.
 constexpr size_t kMergeRecords = size_t{1} << 18;
 
+// The most tree entries reserved ahead (32 MB); more grow as they come.
+constexpr size_t kMaxReservedTrees = size_t{1} << 20;
+
 // The key of a text bucket: the first connection line per (host, transport,
 // peer) is kept for citing.
 uint64_t connection_bucket(uint32_t host, uint16_t transport, uint32_t peer) {
@@ -64,6 +67,7 @@ void ModelBuilder::on(const At& at, const TreesEvent& e) {
   Process& p = at.process;
   mark_init_phase(p, at.ref, at.raw);
   if (p.rec.own_rank < 0 && !e.entries.empty()) p.rec.own_rank = e.entries.front().me;
+  trees_per_line_ = std::max<size_t>(1, e.entries.size());
   for (const auto& entry : e.entries) {
     int64_t m = std::max({entry.up, entry.me, entry.down[0], entry.down[1], entry.down[2]});
     route(p, static_cast<uint32_t>(entry.me), static_cast<uint32_t>(m), TreeRecord{entry, at.ref});
@@ -224,6 +228,12 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
         } else if constexpr (std::is_same_v<T, GraphRingRecord>) {
           comm.graph_rings.push_back(v);
         } else {
+          // Growing by doubling copied the trees of a large job several
+          // times over, each time into memory never touched before.
+          // Capped: an nranks from a corrupt line must not reserve gigabytes.
+          if (comm.trees.capacity() == 0) {
+            comm.trees.reserve(std::min(kMaxReservedTrees, size_t{std::max(comm.nranks, 1u)} * trees_per_line_));
+          }
           comm.trees.push_back(v);
         }
       },
@@ -354,6 +364,7 @@ void ModelBuilder::merge_records(Communicator& comm) {
   std::vector<Edge>& edges = comm.edges;
   const size_t old_size = edges.size();
   std::vector<Edge> added;
+  if (old_size == 0) added.reserve(recs.size());  // becomes the edges: grown once, not by doubling
   Edge* e = nullptr;
   for (const auto& r : recs) {
     if (!e || key(*e) != key(r)) {

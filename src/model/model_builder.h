@@ -233,6 +233,9 @@ class ModelBuilder {
   std::shared_ptr<const NameSet> host_snapshot_;
   uint64_t snapshot_lines_ = 0;  // lines applied when host_snapshot_ was made
   std::map<std::string, size_t> comm_index_;
+  // Entries of the Trees line being stored: a communicator's first one
+  // reserves room for every rank's line at once.
+  size_t trees_per_line_ = 1;
   IdSet text_buckets_;
   std::map<std::pair<uint32_t, std::string>, size_t> host_net_index_;
   std::unordered_set<uint32_t> bootstrap_hosts_;  // hosts with a BootstrapRecord

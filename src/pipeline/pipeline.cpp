@@ -52,6 +52,9 @@ class Timer {
 };
 
 constexpr size_t kMaxCheckThreads = 8;
+// Below this many links and tree entries the rules take less time than
+// starting a thread (a short log's whole check is a few milliseconds).
+constexpr size_t kParallelCheckRecords = 20000;
 
 // The first bytes of an input, enough to know a compressed file.
 struct InputHead {
@@ -379,7 +382,10 @@ CheckReport analyze(const JobModel& model, const CheckConfig& config) {
   // would have made them.
   const auto& rules = log_rules().rules();
   std::vector<FindingList> sinks(rules.size());
-  run_parallel(rules.size() + 1, worker_threads(kMaxCheckThreads), [&](size_t i) {
+  size_t records = 0;
+  for (const auto& comm : model.comms) records += comm.edges.size() + comm.trees.size();
+  size_t threads = records < kParallelCheckRecords ? 1 : worker_threads(kMaxCheckThreads);
+  run_parallel(rules.size() + 1, threads, [&](size_t i) {
     if (i == rules.size()) {
       report.summary = summarize(model, SummaryParts{.channel_links = config.format == OutputFormat::Json});
     } else if (config.selection.enabled(rules[i]->info().id)) {
