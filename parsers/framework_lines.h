@@ -38,6 +38,11 @@ struct WatchdogTimeout {
   std::optional<uint32_t> rank;  // `[Rank N]`, when printed
 };
 
+// PyTorch's watchdog reporting a timeout or itself stuck: hang evidence.
+inline bool is_watchdog_report(FrameworkKind kind) {
+  return kind == FrameworkKind::WatchdogTimeout || kind == FrameworkKind::WatchdogStuck;
+}
+
 // PyTorch's heartbeat monitor: `ProcessGroupNCCL's watchdog got stuck for 480
 // seconds without making progress in monitoring enqueued collectives`: a
 // NCCL or CUDA call blocks the watchdog thread itself.

@@ -45,7 +45,7 @@ struct HangEvidence {
 
   HangEvidence(const JobModel& model, bool open) : m(model), input_open(open) {
     for (const auto& r : m.framework_errors) {
-      if (r.kind == FrameworkKind::WatchdogTimeout || r.kind == FrameworkKind::WatchdogStuck) watchdog.push_back(r.line);
+      if (is_watchdog_report(r.kind)) watchdog.push_back(r.line);
     }
     // A plugin that fails over to IB or a retry that succeeds is no failure.
     for (const auto& w : m.warnings) {

@@ -59,7 +59,7 @@ std::optional<BootstrapTrouble> bootstrap_trouble(const JobModel& m) {
     if (f.reached_caller && !f.recovered) return BootstrapTrouble{"NCCL returned an error to the caller", f.first};
   }
   for (const auto& r : m.framework_errors) {
-    if (r.kind == FrameworkKind::WatchdogTimeout || r.kind == FrameworkKind::WatchdogStuck) {
+    if (is_watchdog_report(r.kind)) {
       return BootstrapTrouble{"PyTorch's watchdog reports a timeout", r.line};
     }
   }

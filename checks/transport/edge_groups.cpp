@@ -22,6 +22,14 @@ void for_each_edge(const JobModel& model, const std::function<void(const EdgeVie
   }
 }
 
+bool net_inside_a_host(const JobModel& model) {
+  bool inside = false;
+  for_each_edge(model, [&](const EdgeView& e) {
+    inside |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
+  });
+  return inside;
+}
+
 bool is_socket_network(std::string_view name) { return net_family(name) == NetFamily::Socket; }
 
 bool is_rdma_network(std::string_view name, const CheckOptions& options) {

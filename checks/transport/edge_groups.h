@@ -27,6 +27,11 @@ struct EdgeView {
 
 void for_each_edge(const JobModel& model, const std::function<void(const EdgeView&)>& fn);
 
+// Whether the log shows a NET link between two ranks of one host: then a
+// NET link whose peer the log cannot place proves nothing about crossing
+// hosts (ND3001, ND3006).
+bool net_inside_a_host(const JobModel& model);
+
 // The verbs and libfabric families of parsers/transport.h net_family() (IB,
 // IBext*, NCCL RDMA Plugin vN, UCX*, AWS Libfabric, Libfabric) plus --allow-net names.
 bool is_rdma_network(std::string_view net_name, const CheckOptions& options);

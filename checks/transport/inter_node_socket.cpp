@@ -197,12 +197,9 @@ void InterNodeSocket::check(const CheckContext& ctx, FindingSink& out) const {
   Explaining explaining(ctx, out);
   // A link whose peer the log cannot place is taken to cross hosts, as NET
   // links do, unless the log shows NET inside a host: then it proves nothing.
-  bool net_inside_a_host = false;
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    net_inside_a_host |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
-  });
+  const bool net_inside = net_inside_a_host(ctx.model);
   auto crosses_hosts = [&](const EdgeView& e) {
-    return e.locality == Locality::Inter || (e.locality == Locality::Unknown && !net_inside_a_host);
+    return e.locality == Locality::Inter || (e.locality == Locality::Unknown && !net_inside);
   };
   bool found = report_edges(ctx, kInfo, explaining, [&](const EdgeView& e) {
     bool socket = e.transport.family == TransportFamily::NET && crosses_hosts(e) && is_socket_network(e.transport.net_name);

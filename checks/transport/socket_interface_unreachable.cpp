@@ -36,10 +36,7 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
   const JobModel& m = ctx.model;
   // As ND3001: a NET link whose peer the log cannot place crosses hosts,
   // unless the log shows NET inside a host.
-  bool net_inside_a_host = false;
-  for_each_edge(m, [&](const EdgeView& e) {
-    net_inside_a_host |= e.transport.family == TransportFamily::NET && e.locality == Locality::Intra;
-  });
+  const bool net_inside = net_inside_a_host(m);
   // A line without a host prefix reads the list printed without one, or the
   // list of the log's only host.
   const HostNets* hostless_list = nullptr;
@@ -56,7 +53,7 @@ void SocketInterfaceUnreachable::check(const CheckContext& ctx, FindingSink& out
   std::set<const HostNets*> connected;                  // lists with a connection between hosts seen
   for_each_edge(m, [&](const EdgeView& e) {
     if (e.transport.family != TransportFamily::NET || !is_socket_network(e.transport.net_name)) return;
-    if (e.locality == Locality::Intra || (e.locality == Locality::Unknown && net_inside_a_host)) return;
+    if (e.locality == Locality::Intra || (e.locality == Locality::Unknown && net_inside)) return;
     sockets_cross_hosts = true;
     // The device number is the printing side's: the sender's for a [send] line.
     for (auto [rank, transport, line] : {std::tuple{e.edge.sender, e.edge.send_transport, e.edge.send_line},
