@@ -40,6 +40,30 @@ bool inside(std::string_view part, std::string_view whole) {
   return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
 }
 
+// Where the forward header reader answers, the line has no envelope and
+// holds that one header, as the full path reads it.
+void forward_header(std::string_view line) {
+  size_t marker = nd::find_nccl_word(line);
+  if (marker == std::string_view::npos || nd::find_nccl_word(line, marker + 11) != std::string_view::npos ||
+      nd::has_control_or_cr(line)) {
+    return;
+  }
+  nd::NcclHeader fast;
+  if (!nd::leading_nccl_header(line, marker, fast)) return;
+  nd::Envelope env = nd::strip_envelope(line);
+  require(env.payload.data() == line.data() && env.payload.size() == line.size() &&
+              env.launcher == nd::Launcher::None && !env.launcher_rank && env.launcher_host.empty(),
+          "a line the forward header reader takes has an envelope");
+  nd::HeaderScan scan = nd::scan_nccl_headers(line);
+  const nd::NcclHeader& full = scan.headers[0];
+  require(scan.count == 1 && !scan.spliced && full.host.data() == fast.host.data() &&
+              full.host.size() == fast.host.size() && full.host_form == fast.host_form && full.pid == fast.pid &&
+              full.tid == fast.tid && full.dev == fast.dev && full.location == fast.location &&
+              full.level == fast.level && full.payload.data() == fast.payload.data() &&
+              full.payload.size() == fast.payload.size() && full.column == fast.column,
+          "forward and full header readers disagree");
+}
+
 void one_line(std::string_view line) {
   std::string scratch;
   std::string_view clean = nd::strip_control(line, scratch);
@@ -96,6 +120,7 @@ void one_line(std::string_view line) {
               "forward and backward COLL header readers disagree");
     }
   }
+  forward_header(clean);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "parsers/char_classes.h"
 #include "parsers/fast_shapes.h"
@@ -127,12 +128,17 @@ bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out
   return host->data() == text.data() || strip_envelope(text).payload.data() == host->data();
 }
 
-bool counts_only(std::string_view text, const ParsedLines& out) {
+// The line's " NCCL " when it is its only one (none after the level word,
+// where the header scan looks) and the line holds no control byte or CR;
+// npos otherwise.
+size_t sole_nccl_marker(std::string_view text) {
   // glibc's memmem is several times slower than hopping on the 'N'.
   size_t marker = find_nccl_word(text);
-  if (marker == std::string_view::npos || marker + 11 > text.size()) return false;
-  if (find_nccl_word(text, marker + 11) != std::string_view::npos || has_control_or_cr(text)) return false;
-  return counts_only_at(text, marker, out);
+  if (marker == std::string_view::npos || marker + 11 > text.size()) return std::string_view::npos;
+  if (find_nccl_word(text, marker + 11) != std::string_view::npos || has_control_or_cr(text)) {
+    return std::string_view::npos;
+  }
+  return marker;
 }
 
 // Returns false when the line is not a binding report after all (the
@@ -312,6 +318,25 @@ void add_message(const Line& line, std::string_view segment, const Envelope& env
   }
 }
 
+// A line whose only " NCCL " is at `marker`, without control bytes or CR:
+// a per-operation line of a known host is only counted, and a line that
+// starts with its header is read forward, as parse_segment() would read it
+// (see leading_nccl_header()). False: neither, the full path reads it.
+bool parse_fast(const Line& line, size_t marker, ParsedLines& out) {
+  if (counts_only_at(line.text, marker, out)) {
+    ++out.counts.nccl_lines;
+    ++out.counts.info_lines;
+    return true;
+  }
+  HeaderScan scan;
+  if (!leading_nccl_header(line.text, marker, scan.headers[0])) return false;
+  scan.count = 1;
+  Envelope env;
+  env.payload = line.text;
+  add_message(line, line.text, env, scan, 0, line.text, /*first_scan=*/true, out);
+  return true;
+}
+
 // One screen line of a line that holds "NCCL ".
 void parse_segment(const Line& line, std::string_view segment, ParsedLines& out) {
   Envelope env = strip_envelope(segment);
@@ -331,8 +356,8 @@ void parse_segment(const Line& line, std::string_view segment, ParsedLines& out)
   }
 }
 
-// try_count = false: the caller knows the line is not one to only count.
-void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true) {
+// `sole_marker`: what sole_nccl_marker() gives for the line, when the caller knows it.
+void parse_one_line(const Line& line, ParsedLines& out, std::optional<size_t> sole_marker = std::nullopt) {
   ++out.counts.lines;
   if (line.truncated) ++out.counts.truncated_lines;
   // `Last error:` puts ncclGetLastError's text on the next line, which holds
@@ -346,11 +371,8 @@ void parse_one_line(const Line& line, ParsedLines& out, bool try_count = true) {
       return;
     }
   }
-  if (try_count && counts_only(line.text, out)) {
-    ++out.counts.nccl_lines;
-    ++out.counts.info_lines;
-    return;
-  }
+  size_t marker = sole_marker ? *sole_marker : sole_nccl_marker(line.text);
+  if (marker != std::string_view::npos && parse_fast(line, marker, out)) return;
   // Cheap reject: every NCCL line the model uses holds "NCCL ".
   if (!has_nccl(line.text)) return parse_other_line(line, out);
   std::string_view clean = line.text;
@@ -387,10 +409,7 @@ void parse_marked_line(const Line& line, size_t marker, ParsedLines& out) {
   if (marker == std::string_view::npos || out.counts.lines == 0 || out.expect_last_error || line.truncated) {
     return parse_line(line, out);
   }
-  if (!counts_only_at(line.text, marker, out)) return parse_one_line(line, out, /*try_count=*/false);
-  ++out.counts.lines;
-  ++out.counts.nccl_lines;
-  ++out.counts.info_lines;
+  parse_one_line(line, out, marker);
 }
 
 }  // namespace nd

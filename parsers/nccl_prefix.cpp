@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "parsers/char_classes.h"
 #include "parsers/fast_shapes.h"
 #include "src/util/numbers.h"
 #include "src/util/text.h"
@@ -348,6 +349,23 @@ HeaderScan scan_nccl_headers(std::string_view s) {
     scan.count = 1;
   }
   return scan;
+}
+
+bool leading_nccl_header(std::string_view s, size_t marker, NcclHeader& out) {
+  if (s.empty() || !is_alpha(s[0]) || marker + 6 > s.size()) return false;
+  size_t colon = 1;
+  while (colon < marker && (is_alpha(s[colon]) || is_digit(s[colon]) || s[colon] == '-' || s[colon] == '_')) ++colon;
+  if (colon >= marker || s[colon] != ':') return false;
+  const LevelWord* word = level_at(s, marker + 6);
+  if (!word) return false;
+  NcclHeader h;
+  if (match_ids(s, colon, h, word->level == Level::Call) != marker + 1) return false;
+  h.host = s.substr(0, colon);
+  h.host_form = is_placeholder_host(h.host) ? HostForm::Placeholder : HostForm::Named;
+  h.level = word->level;
+  h.payload = s.substr(std::min(s.size(), marker + 6 + word->text.size() + 1));
+  out = h;
+  return true;
 }
 
 bool is_raw_banner(std::string_view payload, std::string_view& rest) {

@@ -27,6 +27,14 @@ struct HeaderScan {
 // strippers have removed launcher tags, quote marks and indentation).
 HeaderScan scan_nccl_headers(std::string_view line);
 
+// The header of a line that starts with it, read forward: `host:pid:tid
+// [dev] NCCL LEVEL ` with the " NCCL " at `marker` and a plain host (a
+// letter, then letters, digits, '-' and '_'). When `marker` is the line's
+// first " NCCL " and none follows the level word, this is the one header
+// scan_nccl_headers() finds, and strip_envelope() takes nothing off the
+// line. False says nothing: ask scan_nccl_headers().
+bool leading_nccl_header(std::string_view line, size_t marker, NcclHeader& out);
+
 // True for a host that stands in for one (`<cluster_name>`, `[hostname]`,
 // `xxx`, `node-X`, `hostname`): anonymised pastes, whose lines cannot tell
 // hosts apart. A bracketed name with a digit (`<node1>`) is a name.

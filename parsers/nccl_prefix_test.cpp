@@ -1,8 +1,82 @@
 #include "parsers/nccl_prefix.h"
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 
+#include "parsers/envelope.h"
+#include "parsers/fast_shapes.h"
+#include "parsers/mutation.h"
+
 using namespace nd;
+
+namespace {
+
+// Where leading_nccl_header() answers for a line whose first " NCCL " is its
+// only one from the level word on, the line is what the full path would
+// read the same: no envelope to strip, and that one header. Returns whether
+// it answered.
+bool forward_header_agrees(const std::string& line) {
+  size_t marker = find_nccl_word(line);
+  if (marker == std::string::npos || find_nccl_word(line, marker + 11) != std::string::npos ||
+      has_control_or_cr(line)) {
+    return false;
+  }
+  NcclHeader fast;
+  if (!leading_nccl_header(line, marker, fast)) return false;
+  INFO(line);
+  Envelope env = strip_envelope(line);
+  CHECK(env.payload.data() == line.data());
+  CHECK(env.payload.size() == line.size());
+  CHECK(env.launcher == Launcher::None);
+  CHECK_FALSE(env.launcher_rank);
+  CHECK(env.rank_from == Launcher::None);
+  CHECK(env.launcher_host.empty());
+  HeaderScan scan = scan_nccl_headers(line);
+  REQUIRE(scan.count == 1);
+  CHECK_FALSE(scan.spliced);
+  const NcclHeader& full = scan.headers[0];
+  CHECK(full.host.data() == fast.host.data());
+  CHECK(full.host.size() == fast.host.size());
+  CHECK(full.host_form == fast.host_form);
+  CHECK(full.pid == fast.pid);
+  CHECK(full.tid == fast.tid);
+  CHECK(full.dev == fast.dev);
+  CHECK(full.location == fast.location);
+  CHECK(full.level == fast.level);
+  CHECK(full.payload.data() == fast.payload.data());
+  CHECK(full.payload.size() == fast.payload.size());
+  CHECK(full.column == fast.column);
+  return true;
+}
+
+// Every line of the bundled logs and labelled lines: launcher prefixes,
+// time stamps, splices, anonymised hosts.
+std::vector<std::string> bundled_lines() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* dir : {"logs", "lines", "views"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / dir)) {
+      if (!entry.is_regular_file()) continue;
+      std::ifstream in(entry.path());
+      std::string line;
+      while (std::getline(in, line)) {
+        if (std::string_view(dir) == "lines") {
+          if (line.empty() || line[0] == '#') continue;
+          line = line.substr(line.find('\t') + 1);
+        }
+        out.push_back(line);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 TEST_CASE("prefix lexer splits host, pid, tid, device and level") {
   auto scan = scan_nccl_headers("node01:2771:2801 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1");
@@ -262,4 +336,62 @@ TEST_CASE("which host names stand in for others") {
   CHECK_FALSE(is_placeholder_host("localhost"));
   CHECK_FALSE(is_placeholder_host("ubuntu"));
   CHECK_FALSE(is_placeholder_host("box"));
+}
+
+TEST_CASE("a line that starts with its header is read forward") {
+  NcclHeader h;
+  std::string line = "node0751:225067:225068 [3] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read";
+  REQUIRE(leading_nccl_header(line, line.find(" NCCL "), h));
+  CHECK(h.host == "node0751");
+  CHECK(h.host_form == HostForm::Named);
+  CHECK(h.pid == 225067);
+  CHECK(h.tid == 225068);
+  CHECK(h.dev == 3);
+  CHECK(h.level == Level::Info);
+  CHECK(h.payload == "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read");
+  CHECK(h.column == 0);
+  CHECK(forward_header_agrees(line));
+  line = "hostname:1:2 [0] NCCL WARN Call to ibv_open_device failed";
+  REQUIRE(leading_nccl_header(line, line.find(" NCCL "), h));
+  CHECK(h.host_form == HostForm::Placeholder);
+  CHECK(h.level == Level::Warn);
+  CHECK(forward_header_agrees(line));
+  line = "gpu-a_1:7:7 NCCL CALL ncclCommInitRank(comm, 8, 0x1, 0)";
+  REQUIRE(leading_nccl_header(line, line.find(" NCCL "), h));
+  CHECK(h.dev == -1);
+  CHECK(forward_header_agrees(line));
+  // Shapes it leaves to the full path: prefixes, a location, a host with a
+  // dot or a leading digit (a clock time), missing ids.
+  for (std::string other : {"[1,0]<stdout>:node1:7:7 [0] NCCL INFO x", "node1: node1:7:7 [0] NCCL INFO x",
+                            "2024-05-01 10:00:00 node1:7:7 [0] NCCL INFO x", "  node1:7:7 [0] NCCL INFO x",
+                            "node1:7:7 [0] misc/socket.cc:50 NCCL WARN x", "node1.cluster:7:7 [0] NCCL INFO x",
+                            "12:34:56 [0] NCCL INFO x", "node1:7 [0] NCCL INFO x", "node1:7:7 NCCL INFO x",
+                            "node1:7:7 [0] NCCL DEBUG x", "<node1>:7:7 [0] NCCL INFO x"}) {
+    CAPTURE(other);
+    size_t marker = other.find(" NCCL ");
+    CHECK_FALSE(leading_nccl_header(other, marker, h));
+  }
+}
+
+TEST_CASE("the forward header reader agrees with the full path on every bundled line and its mutations") {
+  std::vector<std::string> lines = bundled_lines();
+  REQUIRE(lines.size() > 1000);
+  size_t answered = 0;
+  std::vector<std::string> seeds;
+  for (const auto& line : lines) {
+    if (forward_header_agrees(line)) {
+      ++answered;
+    } else if (line.find(" NCCL ") != std::string::npos) {
+      seeds.push_back(line);  // the shapes it refuses, to mutate towards the ones it takes
+    }
+  }
+  CHECK(answered > 1000);
+  std::mt19937 rng(23);
+  const std::string alphabet = "0123456789:[]<> N-._aZ|\t";
+  size_t mutants_answered = 0;
+  for (int i = 0; i < 60000; ++i) {
+    const std::string& seed = i % 2 ? seeds[rng() % seeds.size()] : lines[rng() % lines.size()];
+    mutants_answered += forward_header_agrees(nd::test::mutated(seed, alphabet, rng));
+  }
+  CHECK(mutants_answered > 1000);
 }

@@ -9,19 +9,6 @@
 
 namespace nd {
 
-void for_each_edge(const JobModel& model, const std::function<void(const EdgeView&)>& fn) {
-  for (size_t ci = 0; ci < model.comms.size(); ++ci) {
-    const auto& comm = model.comms[ci];
-    for (const auto& e : comm.edges) {
-      uint16_t t = e.transport();
-      if (t == kNoTransport) continue;
-      auto gdr = [&](uint16_t id) { return id != kNoTransport && model.transports[id].gdr; };
-      fn(EdgeView{ci, comm, e, model.transports[t], locality(comm, e.sender, e.receiver),
-                  gdr(e.send_transport) || gdr(e.recv_transport)});
-    }
-  }
-}
-
 bool net_inside_a_host(const JobModel& model) {
   bool inside = false;
   for_each_edge(model, [&](const EdgeView& e) {
@@ -36,37 +23,6 @@ bool is_rdma_network(std::string_view name, const CheckOptions& options) {
   NetFamily family = net_family(name);
   if (family == NetFamily::Verbs || family == NetFamily::Libfabric) return true;
   return std::find(options.allowed_nets.begin(), options.allowed_nets.end(), name) != options.allowed_nets.end();
-}
-
-bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
-                  const std::function<std::string(const EdgeView&)>& label_of) {
-  EdgeGroups groups(ctx.model, ctx.options);
-  for_each_edge(ctx.model, [&](const EdgeView& e) {
-    // Before the end of the input, a rank without a host yet may still get
-    // one, which would move the link to another group.
-    if (ctx.input_open && (e.comm.host_of(e.edge.sender) == kNoHost || e.comm.host_of(e.edge.receiver) == kNoHost)) {
-      return;
-    }
-    std::string label = label_of(e);
-    if (!label.empty()) groups.add(e, label);
-  });
-  groups.emit(info, out);
-  return !groups.empty();
-}
-
-void report_choice(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
-                   const std::function<std::string(const EdgeView&)>& label_of, std::string_view why,
-                   std::string_view fix) {
-  if (ctx.input_open) return;
-  FindingList notes;
-  report_edges(ctx, info, notes, label_of);
-  for (Finding& f : notes.findings) {
-    f.severity = Severity::Info;
-    f.message += ": ";
-    f.message += why;
-    f.fix = fix;
-    out.add(std::move(f));
-  }
 }
 
 void EdgeGroups::add(const EdgeView& e, const std::string& label) {

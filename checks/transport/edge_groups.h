@@ -3,10 +3,11 @@
 // transport, and folds matching edges into one finding per host pair instead
 // of one per connection line.
 
-#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "checks/rule.h"
@@ -25,7 +26,21 @@ struct EdgeView {
   bool gdr;  // either side printed /GDRDMA
 };
 
-void for_each_edge(const JobModel& model, const std::function<void(const EdgeView&)>& fn);
+// Calls fn(EdgeView) for every merged edge with a transport. A template, so
+// that each rule's pass over hundreds of thousands of edges inlines its body.
+template <class Fn>
+void for_each_edge(const JobModel& model, Fn&& fn) {
+  auto gdr = [&](uint16_t id) { return id != kNoTransport && model.transports[id].gdr; };
+  for (size_t ci = 0; ci < model.comms.size(); ++ci) {
+    const Communicator& comm = model.comms[ci];
+    for (const Edge& e : comm.edges) {
+      uint16_t t = e.transport();
+      if (t == kNoTransport) continue;
+      fn(EdgeView{ci, comm, e, model.transports[t], locality(comm, e.sender, e.receiver),
+                  gdr(e.send_transport) || gdr(e.recv_transport)});
+    }
+  }
+}
 
 // Whether the log shows a NET link between two ranks of one host: then a
 // NET link whose peer the log cannot place proves nothing about crossing
@@ -36,17 +51,6 @@ bool net_inside_a_host(const JobModel& model);
 // IBext*, NCCL RDMA Plugin vN, UCX*, AWS Libfabric, Libfabric) plus --allow-net names.
 bool is_rdma_network(std::string_view net_name, const CheckOptions& options);
 bool is_socket_network(std::string_view net_name);
-
-// Groups every edge for which `label_of` returns a non-empty label (such as
-// "NET/Socket") and emits the rule's findings; returns whether any edge matched.
-bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
-                  const std::function<std::string(const EdgeView&)>& label_of);
-
-// NCCL's own routing choice on the edges `label_of` picks: notes, each
-// message followed by ": " and `why`, with `fix`; only at the end of the input.
-void report_choice(const CheckContext& ctx, const RuleInfo& info, FindingSink& out,
-                   const std::function<std::string(const EdgeView&)>& label_of, std::string_view why,
-                   std::string_view fix);
 
 class EdgeGroups {
  public:
@@ -76,6 +80,41 @@ class EdgeGroups {
   const CheckOptions& options_;
   std::map<Key, Group> groups_;
 };
+
+// Groups every edge for which `label_of` returns a non-empty label (such as
+// "NET/Socket") and emits the rule's findings; returns whether any edge matched.
+template <class LabelOf>
+bool report_edges(const CheckContext& ctx, const RuleInfo& info, FindingSink& out, LabelOf&& label_of) {
+  EdgeGroups groups(ctx.model, ctx.options);
+  for_each_edge(ctx.model, [&](const EdgeView& e) {
+    // Before the end of the input, a rank without a host yet may still get
+    // one, which would move the link to another group.
+    if (ctx.input_open && (e.comm.host_of(e.edge.sender) == kNoHost || e.comm.host_of(e.edge.receiver) == kNoHost)) {
+      return;
+    }
+    std::string label = label_of(e);
+    if (!label.empty()) groups.add(e, label);
+  });
+  groups.emit(info, out);
+  return !groups.empty();
+}
+
+// NCCL's own routing choice on the edges `label_of` picks: notes, each
+// message followed by ": " and `why`, with `fix`; only at the end of the input.
+template <class LabelOf>
+void report_choice(const CheckContext& ctx, const RuleInfo& info, FindingSink& out, LabelOf&& label_of,
+                   std::string_view why, std::string_view fix) {
+  if (ctx.input_open) return;
+  FindingList notes;
+  report_edges(ctx, info, notes, label_of);
+  for (Finding& f : notes.findings) {
+    f.severity = Severity::Info;
+    f.message += ": ";
+    f.message += why;
+    f.fix = fix;
+    out.add(std::move(f));
+  }
+}
 
 // Why other hosts cannot reach an interface NCCL listed or bootstraps on:
 // "a link-local address (valid on one link only)".

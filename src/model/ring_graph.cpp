@@ -4,20 +4,6 @@
 
 namespace nd {
 
-Locality locality(const Communicator& comm, uint32_t a, uint32_t b) {
-  uint32_t ha = comm.host_of(a);
-  uint32_t hb = comm.host_of(b);
-  if (ha != kNoHost && hb != kNoHost) return ha == hb ? Locality::Intra : Locality::Inter;
-  // Without both names, NCCL's own count of nodes (2.20+) may still tell:
-  // one node holds every rank, as many nodes as ranks hold one each.
-  if (comm.nnodes == 1) return Locality::Intra;
-  if (comm.nnodes > 1 && comm.nnodes == comm.size() && a != b) return Locality::Inter;
-  uint32_t ga = a < comm.ranks.size() ? comm.ranks[a].host_group : kNoHost;
-  uint32_t gb = b < comm.ranks.size() ? comm.ranks[b].host_group : kNoHost;
-  if (ga != kNoHost && ga == gb) return Locality::Intra;
-  return Locality::Unknown;
-}
-
 void ChannelGraph::add_link(uint32_t from, uint32_t to, LinkProps props) {
   uint32_t need = std::max(from, to) + 1;
   while (boost::num_vertices(graph_) < need) boost::add_vertex(graph_);

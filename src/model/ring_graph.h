@@ -17,8 +17,21 @@ enum class Locality : uint8_t { Intra, Inter, Unknown };
 
 // Intra when both ranks' hosts are known and equal, Inter when known and
 // different. Otherwise what NCCL's `nNodes` or P2P/SHM links prove (see
-// RankInfo::host_group), and Unknown when nothing does.
-Locality locality(const Communicator& comm, uint32_t a, uint32_t b);
+// RankInfo::host_group), and Unknown when nothing does. Inline: the rules
+// ask it of every link, once per pass.
+inline Locality locality(const Communicator& comm, uint32_t a, uint32_t b) {
+  uint32_t ha = comm.host_of(a);
+  uint32_t hb = comm.host_of(b);
+  if (ha != kNoHost && hb != kNoHost) return ha == hb ? Locality::Intra : Locality::Inter;
+  // Without both names, NCCL's own count of nodes (2.20+) may still tell:
+  // one node holds every rank, as many nodes as ranks hold one each.
+  if (comm.nnodes == 1) return Locality::Intra;
+  if (comm.nnodes > 1 && comm.nnodes == comm.size() && a != b) return Locality::Inter;
+  uint32_t ga = a < comm.ranks.size() ? comm.ranks[a].host_group : kNoHost;
+  uint32_t gb = b < comm.ranks.size() ? comm.ranks[b].host_group : kNoHost;
+  if (ga != kNoHost && ga == gb) return Locality::Intra;
+  return Locality::Unknown;
+}
 
 struct LinkProps {
   Locality locality = Locality::Unknown;
