@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "parsers/envelope.h"
+#include "parsers/guarded_pattern.h"
 #include "src/util/numbers.h"
 #include "src/util/text.h"
 
@@ -10,32 +11,34 @@ namespace nd {
 namespace {
 
 std::optional<WatchdogTimeout> parse_watchdog(const std::string& text) {
-  static const RE2 kWork(R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+).*?Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds)");
-  static const RE2 kRank(R"(\[Rank (\d+)\])");
+  static const GuardedPattern kWork("WorkNCCL(",
+      R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+).*?Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds)");
+  static const GuardedPattern kRank("[Rank ", R"(\[Rank (\d+)\])");
   std::string seq, op, timeout, ran, rank;
-  if (!RE2::PartialMatch(text, kWork, &seq, &op, &timeout, &ran)) return std::nullopt;
+  if (!kWork.partial_match(text, &seq, &op, &timeout, &ran)) return std::nullopt;
   WatchdogTimeout t{parse_u64(seq).value_or(0), op, parse_u64(timeout).value_or(0), parse_u64(ran).value_or(0), {}};
-  if (RE2::PartialMatch(text, kRank, &rank)) t.rank = parse_u32(rank).value_or(0);
+  if (kRank.partial_match(text, &rank)) t.rank = parse_u32(rank).value_or(0);
   return t;
 }
 
 std::optional<WatchdogStuck> parse_watchdog_stuck(const std::string& text) {
-  static const RE2 kStuck(R"(watchdog got stuck for (\d+) seconds)");
-  static const RE2 kRank(R"(\bRank (\d+)\])");
+  static const GuardedPattern kStuck("watchdog got stuck for ", R"(watchdog got stuck for (\d+) seconds)");
+  static const GuardedPattern kRank("Rank ", R"(\bRank (\d+)\])");
   std::string seconds, rank;
-  if (!RE2::PartialMatch(text, kStuck, &seconds)) return std::nullopt;
+  if (!kStuck.partial_match(text, &seconds)) return std::nullopt;
   WatchdogStuck w{parse_u64(seconds).value_or(0), {}};
-  if (RE2::PartialMatch(text, kRank, &rank)) w.rank = parse_u32(rank);
+  if (kRank.partial_match(text, &rank)) w.rank = parse_u32(rank);
   return w;
 }
 
 // Anchored on PyTorch's own shapes (`file.cpp:123, ` and `exception: `), so
 // that quoted code or a grep pattern naming "NCCL error" is not taken for one.
 std::optional<NcclErrorReport> parse_nccl_error(const std::string& text) {
-  static const RE2 kIn(R"(NCCL error in: [^\s,]+:\d+, ([a-z].*?)(?:, NCCL version (\S+))?$)");
-  static const RE2 kAsync(R"((?:exception|Error): NCCL error: ([a-z].*)$)");
+  static const GuardedPattern kIn("NCCL error in: ",
+      R"(NCCL error in: [^\s,]+:\d+, ([a-z].*?)(?:, NCCL version (\S+))?$)");
+  static const GuardedPattern kAsync(": NCCL error: ", R"((?:exception|Error): NCCL error: ([a-z].*)$)");
   NcclErrorReport r;
-  if (RE2::PartialMatch(text, kIn, &r.error, &r.version) || RE2::PartialMatch(text, kAsync, &r.error)) return r;
+  if (kIn.partial_match(text, &r.error, &r.version) || kAsync.partial_match(text, &r.error)) return r;
   return std::nullopt;
 }
 
@@ -63,15 +66,16 @@ std::optional<CrashReport> crash_named(std::string_view words) {
 }
 
 std::optional<CrashReport> parse_crash(const std::string& text) {
-  static const RE2 kNumbered(R"((?:Caught signal|exited on signal|Signal) (\d+) \()");
-  static const RE2 kOmpi(R"(^\[[^\]]*\] Signal: [A-Za-z ]+ \((\d+)\)$)");
-  static const RE2 kExitcode(R"(exitcode\s*: -(\d+) \(pid: \d+\))");
+  // "ignal ": in each of the three words.
+  static const GuardedPattern kNumbered("ignal ", R"((?:Caught signal|exited on signal|Signal) (\d+) \()");
+  static const GuardedPattern kOmpi("] Signal: ", R"(^\[[^\]]*\] Signal: [A-Za-z ]+ \((\d+)\)$)");
+  static const GuardedPattern kExitcode("exitcode", R"(exitcode\s*: -(\d+) \(pid: \d+\))");
   static const RE2 kNamed(R"((?:^srun: error: [^:]+: tasks? [0-9,\-]+: |^Fatal Python error: |^(?:/bin/(?:ba)?sh: line \d+: +\d+ )?))"
                           R"(((?:Segmentation fault|Aborted|Bus error|Illegal instruction|Floating point exception))"
                           R"((?: \(core dumped\))?)$)");
   std::string number, words;
-  if (RE2::PartialMatch(text, kNumbered, &number) || RE2::PartialMatch(text, kOmpi, &number) ||
-      RE2::PartialMatch(text, kExitcode, &number)) {
+  if (kNumbered.partial_match(text, &number) || kOmpi.partial_match(text, &number) ||
+      kExitcode.partial_match(text, &number)) {
     auto signal = parse_u32(number);
     if (signal && *signal > 0 && *signal < 65) return crash_of(*signal);
     return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include "parsers/guarded_pattern.h"
 #include "src/util/numbers.h"
 #include "src/util/text.h"
 
@@ -102,18 +103,19 @@ std::optional<NetNoteEvent> plugin_line(std::string_view rest) {
 // failed` (`with error %s`, `... errno %d` 2.19+, `with %d %s, on dev ...` 2.24+).
 std::optional<NetNoteEvent> ib_warn(std::string_view message) {
   StringPiece msg(message.data(), message.size());
-  static const RE2 kCompletion(R"(^NET/IB(?:/GIN)? ?: Got completion (?:from peer \S+ )?with (?:error |status=)(?:\w+\()?(\d+))");
+  static const GuardedPattern kCompletion("Got completion",
+      R"(^NET/IB(?:/GIN)? ?: Got completion (?:from peer \S+ )?with (?:error |status=)(?:\w+\()?(\d+))");
   StringPiece status;
-  if (RE2::PartialMatch(msg, kCompletion, &status)) {
+  if (kCompletion.partial_match(msg, &status)) {
     NetNoteEvent e = note(NetNote::IbTraffic);
     if (auto s = parse_u32(sv(status)); s && *s < 1000) e.status = static_cast<int>(*s);
     return e;
   }
   if (message.starts_with("NET/IB") && message.find("async") != std::string_view::npos) return note(NetNote::IbTraffic);
-  static const RE2 kVerbs(R"(Call to (ibv_\w+) failed(?: with (?:(\d+) )?)?)");
-  static const RE2 kErrno(R"( errno (\d+))");
+  static const GuardedPattern kVerbs("Call to ibv_", R"(Call to (ibv_\w+) failed(?: with (?:(\d+) )?)?)");
+  static const GuardedPattern kErrno(" errno ", R"( errno (\d+))");
   StringPiece call, code, err;
-  if (!RE2::PartialMatch(msg, kVerbs, &call, &code)) return std::nullopt;
+  if (!kVerbs.partial_match(msg, &call, &code)) return std::nullopt;
   // Device discovery failing says IB did not start, not that it carried traffic.
   for (std::string_view discovery : {"ibv_get_device_list", "ibv_free_device_list", "ibv_open_device",
                                      "ibv_close_device", "ibv_query_device", "ibv_query_port", "ibv_fork_init"}) {
@@ -121,7 +123,7 @@ std::optional<NetNoteEvent> ib_warn(std::string_view message) {
   }
   NetNoteEvent e = note(NetNote::IbTraffic);
   e.call = sv(call);
-  if (RE2::PartialMatch(msg, kErrno, &err)) code = err;
+  if (kErrno.partial_match(msg, &err)) code = err;
   if (auto n = parse_u32(sv(code)); n && *n < 100000) {
     e.status = static_cast<int>(*n);
   } else if (message.find("timed out") != std::string_view::npos) {

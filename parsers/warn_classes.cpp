@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include "parsers/guarded_pattern.h"
 #include "src/util/errno_names.h"
 #include "src/util/numbers.h"
 
@@ -110,37 +111,39 @@ using Piece = re2::StringPiece;
 
 // Every generation of the IB completion WARN, 2.4 to 2.30, and the async events.
 std::optional<WarnClass> classify_ib(Piece msg) {
-  static const RE2 kCompletion(
+  static const GuardedPattern kCompletion(
+      "Got completion",
       R"(NET/IB(?:/GIN)? ?: Got completion (?:from peer (\S+) )?with (?:error |status=)(?:(\w+)\()?(\d+))");
-  static const RE2 kVendor(R"(vendor[ _]err[= ](\d+))");
-  static const RE2 kHca(R"(hca (\S+))");
+  static const GuardedPattern kVendor("vendor", R"(vendor[ _]err[= ](\d+))");
+  static const GuardedPattern kHca("hca ", R"(hca (\S+))");
   std::string peer, status_name, status, vendor, hca;
-  if (RE2::PartialMatch(msg, kCompletion, &peer, &status_name, &status)) {
+  if (kCompletion.partial_match(msg, &peer, &status_name, &status)) {
     int s = static_cast<int>(std::min<uint32_t>(parse_u32(status).value_or(9999), 9999));
     WarnClass c = make(WarnKind::IbCompletion, WarnSeverity::Error, fmt::format("ib-completion/{}", s), "");
     c.status = s;
     c.peer = strip_port(peer);
     c.consequence = s == 5;
     std::string detail = fmt::format("status {} {}: {}", s, ibv_wc_status_name(s), ibv_wc_status_meaning(s));
-    if (RE2::PartialMatch(msg, kVendor, &vendor)) {
+    if (kVendor.partial_match(msg, &vendor)) {
       uint64_t v = parse_u64(vendor).value_or(0);
       detail += fmt::format("; vendor_err {} (0x{:x}{})", v, v, v == 129 ? ": retry counter exceeded" : "");
     }
-    if (RE2::PartialMatch(msg, kHca, &hca)) detail += fmt::format("; local HCA {}", hca);
+    if (kHca.partial_match(msg, &hca)) detail += fmt::format("; local HCA {}", hca);
     c.explanation = std::move(detail);
     return c;
   }
-  static const RE2 kAsync(R"(NET/IB ?: (?:\S+ )?(?:Got async|async fatal|Got async error))");
+  static const GuardedPattern kAsync("async", R"(NET/IB ?: (?:\S+ )?(?:Got async|async fatal|Got async error))");
   // NCCL warns on every async event but COMM_EST; these name the port coming
   // up or the subnet manager's bookkeeping (ibv_event_type_str), not a fault.
-  static const RE2 kBenignAsync(
+  static const GuardedPattern kBenignAsync(
+      "Got async event",
       R"(Got async event ?: (?:port active|LID change|P_Key change|SM change|client reregistration|GID table change)\s*$)");
-  if (RE2::PartialMatch(msg, kBenignAsync)) {
+  if (kBenignAsync.partial_match(msg)) {
     return make(WarnKind::IbAsync, WarnSeverity::Info, "ib-async-benign",
                 "the NIC reported a port or subnet event (a port coming up, a LID, GID or SM change): no fault by "
                 "itself; it matters only after a 'port error' or with IB completion errors");
   }
-  if (RE2::PartialMatch(msg, kAsync)) {
+  if (kAsync.partial_match(msg)) {
     return make(WarnKind::IbAsync, WarnSeverity::Error, "ib-async",
                 "the NIC reported an asynchronous error (port down, QP or CQ fatal): check the link and the port "
                 "counters");
@@ -151,9 +154,10 @@ std::optional<WarnClass> classify_ib(Piece msg) {
 // `Call to ibv_X failed with error %s[ errno %d]` (2.19+ errno) and the
 // 2.24+ `with %d %s, on dev ...` form of ibv_modify_qp.
 std::optional<WarnClass> classify_verbs(Piece msg) {
-  static const RE2 kVerbs(R"(Call to (ibv_\w+) failed(?: with (?:error )?(?:(\d+) )?([^,]*?))?(?: errno (\d+))?(?:,|$))");
+  static const GuardedPattern kVerbs("Call to ibv_",
+      R"(Call to (ibv_\w+) failed(?: with (?:error )?(?:(\d+) )?([^,]*?))?(?: errno (\d+))?(?:,|$))");
   std::string call, code, text, err;
-  if (!RE2::PartialMatch(msg, kVerbs, &call, &code, &text, &err)) return std::nullopt;
+  if (!kVerbs.partial_match(msg, &call, &code, &text, &err)) return std::nullopt;
   int e = static_cast<int>(std::min<uint32_t>(parse_u32(!err.empty() ? err : code).value_or(0), 99999));
   std::string why = e ? errno_meaning(e, call) : std::string();
   if (why.empty() && call == "ibv_reg_mr") {
@@ -168,11 +172,12 @@ std::optional<WarnClass> classify_verbs(Piece msg) {
 
 // Sockets in all generations: connect failures, refused, closed, I/O errors.
 std::optional<WarnClass> classify_socket_io(Piece msg) {
-  static const RE2 kConnect(R"([Cc]onnect to (\S+) failed : (.*)$)");
-  static const RE2 kRecv(R"(Call to (?:recv|send)(?: (?:from|to) (\S+))? failed : (.*)$)");
-  static const RE2 kClosed(R"(Connection closed by remote peer(?: (\S+))?)");
+  static const GuardedPattern kConnect("onnect to ", R"([Cc]onnect to (\S+) failed : (.*)$)");
+  static const GuardedPattern kRecv("Call to ", R"(Call to (?:recv|send)(?: (?:from|to) (\S+))? failed : (.*)$)");
+  static const GuardedPattern kClosed("Connection closed by remote peer",
+      R"(Connection closed by remote peer(?: (\S+))?)");
   std::string addr, reason;
-  if (RE2::PartialMatch(msg, kConnect, &addr, &reason)) {
+  if (kConnect.partial_match(msg, &addr, &reason)) {
     WarnClass c = make(WarnKind::Socket, WarnSeverity::Error, fmt::format("socket-connect/{}", reason),
                        fmt::format("a socket connection failed: {}{}", reason,
                                    reason.find("refused") != std::string::npos
@@ -184,13 +189,13 @@ std::optional<WarnClass> classify_socket_io(Piece msg) {
     c.peer = strip_port(addr);
     return c;
   }
-  if (RE2::PartialMatch(msg, kRecv, &addr, &reason)) {
+  if (kRecv.partial_match(msg, &addr, &reason)) {
     WarnClass c = make(WarnKind::Socket, WarnSeverity::Error, fmt::format("socket-io/{}", reason),
                        fmt::format("a socket transfer failed: {} (usually the peer process died)", reason));
     c.peer = strip_port(addr);
     return c;
   }
-  if (RE2::PartialMatch(msg, kClosed, &addr)) {
+  if (kClosed.partial_match(msg, &addr)) {
     WarnClass c = make(WarnKind::Socket, WarnSeverity::Error, "socket-closed",
                        "the peer closed its socket: that process exited or crashed first; look for its own error");
     c.peer = strip_port(addr);
@@ -295,9 +300,9 @@ constexpr TextRule kSetup[] = {
 
 // `Cuda failure '%s'` and the 2.19+ driver form `Cuda failure %d '%s'`.
 std::optional<WarnClass> classify_cuda(Piece msg) {
-  static const RE2 kCuda(R"(Cuda failure (?:(\d+) )?'([^']*)')");
+  static const GuardedPattern kCuda("Cuda failure ", R"(Cuda failure (?:(\d+) )?'([^']*)')");
   std::string cuda_code, cuda_text;
-  if (!RE2::PartialMatch(msg, kCuda, &cuda_code, &cuda_text)) return std::nullopt;
+  if (!kCuda.partial_match(msg, &cuda_code, &cuda_text)) return std::nullopt;
   std::string hint = cuda_text == "out of memory"
                          ? ": the GPU ran out of memory (NCCL buffers need memory too; lower the batch or "
                            "NCCL_BUFFSIZE)"

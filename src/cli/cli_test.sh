@@ -38,6 +38,17 @@ expect 3 "nccl-doctor: unknown command 'chek'; did you mean 'check'?
 Run with --help for more information." -- "$bin" chek "$log"
 expect 3 "nccl-doctor: unknown option '--fromat' for check; did you mean '--format'?
 Run with --help for more information." -- "$bin" check --fromat json "$log"
+# A command named first is built alone: its help opens with the line the
+# full list gives it, and is its own.
+"$bin" --help | sed -n '/^Subcommands:/,$p' | tail -n +2 | grep . >"$tmp/commands"
+[ "$(wc -l <"$tmp/commands")" -eq 8 ] || { echo "FAIL: --help lists $(wc -l <"$tmp/commands") commands, not 8"; status=1; }
+while read -r name description; do
+  "$bin" "$name" --help >"$tmp/help" 2>&1
+  if [ $? -ne 0 ] || [ "$(sed -n 1p "$tmp/help")" != "$description" ] ||
+     [ "$(sed -n 2p "$tmp/help" | cut -d' ' -f1-3)" != "Usage: nccl-doctor $name" ]; then
+    echo "FAIL: $name --help"; cat "$tmp/help"; status=1
+  fi
+done <"$tmp/commands"
 "$bin" explain socket >"$tmp/page" 2>"$tmp/err"
 if [ $? -ne 0 ] || [ "$(head -1 "$tmp/page")" != "# ND3001 inter-node-socket" ]; then
   echo "FAIL: explain socket should show ND3001 first"; cat "$tmp/page" "$tmp/err"; status=1
