@@ -4,8 +4,9 @@
 // in parallel chunks. Checks the invariants the fast paths rely on:
 //  - the hand connection matcher agrees with its RE2 row,
 //  - header payloads and envelopes are views inside their line,
-//  - the forward COLL header reader agrees with the backward one, and the
-//    vectorised byte marks with the portable ones,
+//  - the forward COLL header reader agrees with the backward one, the
+//    forward Trees reader with the general one, and the vectorised byte
+//    marks with the portable ones,
 //  - the chunked feeder builds the same counters as add_line().
 
 #include <unistd.h>
@@ -62,6 +63,24 @@ void forward_header(std::string_view line) {
               full.level == fast.level && full.payload.data() == fast.payload.data() &&
               full.payload.size() == fast.payload.size() && full.column == fast.column,
           "forward and full header readers disagree");
+}
+
+// Where the forward Trees reader answers, the general one gives the same entries.
+void trees(std::string_view line) {
+  size_t at = line.find("Trees ");
+  if (at == std::string_view::npos) return;
+  std::string_view rest = line.substr(at + 6);
+  nd::TreesEvent fast, general;
+  bool read = nd::parse_trees(rest, fast);
+  require(read == nd::parse_trees_general(rest, general), "forward and general Trees readers disagree");
+  require(!read || fast.entries.size() == general.entries.size(), "Trees readers find different entries");
+  for (size_t i = 0; read && i < fast.entries.size(); ++i) {
+    const nd::TreeEntry& a = fast.entries[i];
+    const nd::TreeEntry& b = general.entries[i];
+    require(a.channel == b.channel && a.me == b.me && a.up == b.up && a.down[0] == b.down[0] &&
+                a.down[1] == b.down[1] && a.down[2] == b.down[2],
+            "Trees readers read an entry differently");
+  }
 }
 
 void one_line(std::string_view line) {
@@ -121,6 +140,7 @@ void one_line(std::string_view line) {
     }
   }
   forward_header(clean);
+  trees(clean);
 }
 
 }  // namespace

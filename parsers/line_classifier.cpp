@@ -441,55 +441,150 @@ bool partial(std::string_view msg, PatternKind kind, Args*... args) {
 
 }  // namespace
 
-bool parse_trees(std::string_view rest, TreesEvent& out) {
-  // Items: ` [c] a->b->c` where exactly one of a, c holds the three `/`-separated
-  // children; 2.5-2.7 print `down->me->up|up->me->down`, the first half is enough.
-  // One allocation for the line's channels, not one per doubling.
-  out.entries.reserve(static_cast<size_t>(std::count(rest.begin(), rest.end(), '[')));
+namespace {
+
+// `-?[0-9]{1,10}` from p: where it ends, or nullptr for another shape (more
+// digits go to the general reader and its overflow rules). The caller checks
+// the range.
+const char* read_tree_number(const char* p, const char* end, int64_t& out) {
+  bool negative = p < end && *p == '-';
+  const char* first = p + (negative ? 1 : 0);
+  const char* q = first;
+  int64_t value = 0;
+  for (; q < end && is_digit(*q) && q - first < 10; ++q) value = value * 10 + (*q - '0');
+  if (q == first || (q < end && is_digit(*q))) return nullptr;
+  out = negative ? -value : value;
+  return q;
+}
+
+// `n/n/n...` from p: the first three numbers, how many there were, and where
+// they end (nullptr: another shape).
+const char* read_tree_side(const char* p, const char* end, int64_t (&first)[3], size_t& count) {
+  count = 0;
+  while (true) {
+    int64_t v = 0;
+    p = read_tree_number(p, end, v);
+    if (!p) return nullptr;
+    if (count < 3) first[count] = v;
+    ++count;
+    if (p == end || *p != '/') return p;
+    ++p;
+  }
+}
+
+const char* read_arrow(const char* p, const char* end) {
+  return p && end - p >= 2 && p[0] == '-' && p[1] == '>' ? p + 2 : nullptr;
+}
+
+bool is_rank_or_none(int64_t v) { return v >= -1 && v < kMaxRanks; }
+
+// The item at rest[open] == '[' in the shape 2.4 and 2.8+ print, read
+// forward: `[c] d/d/d->me->up` or `[c] up->me->d/d/d`, ending at a space or
+// the end. Returns where it ends, or 0 for any other shape or an entry the
+// general reader would refuse: that reader then decides the item (the tests
+// hold the two to the same entries).
+size_t read_tree_item(std::string_view rest, size_t open, TreeEntry& e) {
+  const char* end = rest.data() + rest.size();
+  const char* p = rest.data() + open + 1;
+  int64_t ch = 0;
+  if (p == end || *p == '-') return 0;
+  p = read_tree_number(p, end, ch);
+  if (!p || ch >= kMaxChannels || p == end || *p != ']') return 0;
+  ++p;
+  while (p < end && *p == ' ') ++p;
+  int64_t left[3] = {}, right[3] = {}, me = 0;
+  size_t left_count = 0, right_count = 0;
+  p = read_tree_side(p, end, left, left_count);
+  p = read_arrow(p, end);
+  if (p) p = read_tree_number(p, end, me);
+  p = read_arrow(p, end);
+  if (p) p = read_tree_side(p, end, right, right_count);
+  if (!p || (p < end && *p != ' ')) return 0;
+  if (me < 0 || me >= kMaxRanks) return 0;
+  bool downs_left = left_count > 1;
+  if (downs_left && right_count > 1) return 0;
+  int64_t up = downs_left ? right[0] : left[0];
+  const int64_t(&downs)[3] = downs_left ? left : right;
+  size_t down_count = std::min<size_t>(downs_left ? left_count : right_count, 3);
+  if (!is_rank_or_none(up)) return 0;
+  for (size_t i = 0; i < down_count; ++i) {
+    if (!is_rank_or_none(downs[i])) return 0;
+  }
+  e.channel = static_cast<uint16_t>(ch);
+  e.me = static_cast<int32_t>(me);
+  e.up = static_cast<int32_t>(up);
+  for (size_t i = 0; i < down_count; ++i) e.down[i] = static_cast<int32_t>(downs[i]);
+  return static_cast<size_t>(p - rest.data());
+}
+
+// One item at rest[open] == '[' in any generation; npos when unreadable.
+size_t read_tree_item_general(std::string_view rest, size_t open, TreeEntry& e) {
+  size_t close = rest.find(']', open);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  auto ch = parse_u32(rest.substr(open + 1, close - open - 1));
+  if (!ch || *ch >= kMaxChannels) return std::string_view::npos;
+  size_t start = close + 1;
+  while (start < rest.size() && rest[start] == ' ') ++start;
+  size_t end = rest.find(' ', start);
+  if (end == std::string_view::npos) end = rest.size();
+  std::string_view item = rest.substr(start, end - start);
+  if (size_t bar = item.find('|'); bar != std::string_view::npos) item = item.substr(0, bar);
+  size_t a1 = item.find("->");
+  size_t a2 = a1 == std::string_view::npos ? a1 : item.find("->", a1 + 2);
+  if (a2 == std::string_view::npos) return std::string_view::npos;
+  std::string_view left = item.substr(0, a1);
+  std::string_view mid = item.substr(a1 + 2, a2 - a1 - 2);
+  std::string_view right = item.substr(a2 + 2);
+  e.channel = static_cast<uint16_t>(*ch);
+  auto me = parse_i64(mid);
+  if (!me || *me < 0 || *me >= kMaxRanks) return std::string_view::npos;
+  e.me = static_cast<int32_t>(*me);
+  bool downs_left = left.find('/') != std::string_view::npos;
+  std::string_view downs = downs_left ? left : right;
+  auto up = parse_i64(downs_left ? right : left);
+  if (!up || *up < -1 || *up >= kMaxRanks) return std::string_view::npos;
+  e.up = static_cast<int32_t>(*up);
+  for (int i = 0; i < 3; ++i) {
+    size_t slash = downs.find('/');
+    std::string_view d = downs.substr(0, slash);
+    auto v = parse_i64(d);
+    if (!v || *v < -1 || *v >= kMaxRanks) return std::string_view::npos;
+    e.down[i] = static_cast<int32_t>(*v);
+    if (slash == std::string_view::npos) break;
+    downs = downs.substr(slash + 1);
+  }
+  return end;
+}
+
+// Items: ` [c] a->b->c` where exactly one of a, c holds the three `/`-separated
+// children; 2.5-2.7 print `down->me->up|up->me->down`, the first half is enough.
+bool read_trees(std::string_view rest, TreesEvent& out, bool forward) {
+  // One allocation for the line's channels, not one per doubling: an entry
+  // takes 16 bytes or more but in the smallest jobs, and counting the '['
+  // first would cost an eighth of the reading.
+  out.entries.reserve(rest.size() / 16 + 1);
   size_t pos = 0;
   while (pos < rest.size()) {
     size_t open = rest.find('[', pos);
     if (open == std::string_view::npos) break;
-    size_t close = rest.find(']', open);
-    if (close == std::string_view::npos) return false;
-    auto ch = parse_u32(rest.substr(open + 1, close - open - 1));
-    if (!ch || *ch >= kMaxChannels) return false;
-    size_t start = close + 1;
-    while (start < rest.size() && rest[start] == ' ') ++start;
-    size_t end = rest.find(' ', start);
-    if (end == std::string_view::npos) end = rest.size();
-    std::string_view item = rest.substr(start, end - start);
-    if (size_t bar = item.find('|'); bar != std::string_view::npos) item = item.substr(0, bar);
-    size_t a1 = item.find("->");
-    size_t a2 = a1 == std::string_view::npos ? a1 : item.find("->", a1 + 2);
-    if (a2 == std::string_view::npos) return false;
-    std::string_view left = item.substr(0, a1);
-    std::string_view mid = item.substr(a1 + 2, a2 - a1 - 2);
-    std::string_view right = item.substr(a2 + 2);
     TreeEntry e;
-    e.channel = static_cast<uint16_t>(*ch);
-    auto me = parse_i64(mid);
-    if (!me || *me < 0 || *me >= kMaxRanks) return false;
-    e.me = static_cast<int32_t>(*me);
-    bool downs_left = left.find('/') != std::string_view::npos;
-    std::string_view downs = downs_left ? left : right;
-    auto up = parse_i64(downs_left ? right : left);
-    if (!up || *up < -1 || *up >= kMaxRanks) return false;
-    e.up = static_cast<int32_t>(*up);
-    for (int i = 0; i < 3; ++i) {
-      size_t slash = downs.find('/');
-      std::string_view d = downs.substr(0, slash);
-      auto v = parse_i64(d);
-      if (!v || *v < -1 || *v >= kMaxRanks) return false;
-      e.down[i] = static_cast<int32_t>(*v);
-      if (slash == std::string_view::npos) break;
-      downs = downs.substr(slash + 1);
+    size_t end = forward ? read_tree_item(rest, open, e) : 0;
+    if (end == 0) {
+      e = TreeEntry{};
+      end = read_tree_item_general(rest, open, e);
+      if (end == std::string_view::npos) return false;
     }
     out.entries.push_back(e);
     pos = end;
   }
   return !out.entries.empty();
 }
+
+}  // namespace
+
+bool parse_trees(std::string_view rest, TreesEvent& out) { return read_trees(rest, out, /*forward=*/true); }
+
+bool parse_trees_general(std::string_view rest, TreesEvent& out) { return read_trees(rest, out, /*forward=*/false); }
 
 Event classify_message(std::string_view msg) {
   if (msg.empty()) return IgnoredEvent{};

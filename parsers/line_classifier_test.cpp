@@ -1,7 +1,13 @@
 #include "parsers/line_classifier.h"
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+
+#include "parsers/mutation.h"
 
 using namespace nd;
 
@@ -147,6 +153,46 @@ TEST_CASE("Trees in all three generations") {
   CHECK(t->entries[1].channel == 1);
   CHECK(t->entries[1].down[0] == 2);
   CHECK(t->entries[1].up == 0);
+}
+
+namespace {
+
+// Both refuse, or both give the same entries.
+void trees_readers_agree(std::string_view rest) {
+  TreesEvent fast, general;
+  bool read = parse_trees(rest, fast);
+  CAPTURE(rest);
+  REQUIRE(read == parse_trees_general(rest, general));
+  if (!read) return;
+  REQUIRE(fast.entries.size() == general.entries.size());
+  for (size_t i = 0; i < fast.entries.size(); ++i) {
+    const TreeEntry& a = fast.entries[i];
+    const TreeEntry& b = general.entries[i];
+    CHECK((a.channel == b.channel && a.me == b.me && a.up == b.up && a.down[0] == b.down[0] &&
+           a.down[1] == b.down[1] && a.down[2] == b.down[2] && a.nvls == b.nvls));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the forward Trees reader gives the general reader's entries on every bundled line and its mutations") {
+  std::vector<std::string> seeds;
+  for (const std::string& line : nd::test::bundled_lines()) {
+    size_t at = line.find("Trees ");
+    if (at != std::string::npos) seeds.push_back(line.substr(at + 6));
+  }
+  REQUIRE(seeds.size() > 50);
+  // Hand-made edge cases: signs, zeros, long numbers, limits, odd spacing.
+  for (const char* rest : {"[0] 1/2/3->0->-1", "[0]1/2/3->0->-1", "[0]  -1->0->1/2/3/4/5", "[0] -0->-0->-0",
+                           "[007] 01/02->03->04", "[1023] 1->0->2", "[1024] 1->0->2", "[0] 4194303->4194302->-1",
+                           "[0] 4194304->1->-1", "[0] 1->1->-2", "[0] 99999999999->1->2", "[0] 1->2->3 junk [1] 1->2->3",
+                           "[0] 1/2->3->4/5", "[0] 1->-1->2", "[0] ->1->2", "[0] 1->2->", "[-1] 1->2->3", "[] 1->2->3",
+                           "[0] 1/2/3->0->-1|x", "[0] 1--2->3->4", "[0] 1/->2->3", "[0] 1->2->3/"}) {
+    trees_readers_agree(rest);
+  }
+  std::mt19937 rng(7);
+  const std::string alphabet = "0123456789-/>[] |x";
+  for (int i = 0; i < 60000; ++i) trees_readers_agree(nd::test::mutated(seeds[rng() % seeds.size()], alphabet, rng));
 }
 
 TEST_CASE("Init lines of every generation") {

@@ -1,10 +1,15 @@
 #pragma once
-// Random edits of a line, for the tests that hold a hand matcher to the
-// regular expression it replaces.
+// Random edits of a line, and the bundled lines to edit, for the tests that
+// hold a hand matcher to the regular expression or general reader it
+// replaces.
 
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace nd::test {
 
@@ -23,6 +28,28 @@ inline std::string mutated(std::string s, const std::string& alphabet, std::mt19
     }
   }
   return s;
+}
+
+// Every line of the bundled logs and labelled lines: launcher prefixes,
+// time stamps, splices, anonymised hosts.
+inline std::vector<std::string> bundled_lines() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* dir : {"logs", "lines", "views"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / dir)) {
+      if (!entry.is_regular_file()) continue;
+      std::ifstream in(entry.path());
+      std::string line;
+      while (std::getline(in, line)) {
+        if (std::string_view(dir) == "lines") {
+          if (line.empty() || line[0] == '#') continue;
+          line = line.substr(line.find('\t') + 1);
+        }
+        out.push_back(line);
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace nd::test

@@ -1,7 +1,5 @@
 #include "parsers/nccl_prefix.h"
 
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,28 +50,6 @@ bool forward_header_agrees(const std::string& line) {
   CHECK(full.payload.size() == fast.payload.size());
   CHECK(full.column == fast.column);
   return true;
-}
-
-// Every line of the bundled logs and labelled lines: launcher prefixes,
-// time stamps, splices, anonymised hosts.
-std::vector<std::string> bundled_lines() {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  for (const char* dir : {"logs", "lines", "views"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(ND_SOURCE_ROOT) / "testdata" / dir)) {
-      if (!entry.is_regular_file()) continue;
-      std::ifstream in(entry.path());
-      std::string line;
-      while (std::getline(in, line)) {
-        if (std::string_view(dir) == "lines") {
-          if (line.empty() || line[0] == '#') continue;
-          line = line.substr(line.find('\t') + 1);
-        }
-        out.push_back(line);
-      }
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -374,7 +350,7 @@ TEST_CASE("a line that starts with its header is read forward") {
 }
 
 TEST_CASE("the forward header reader agrees with the full path on every bundled line and its mutations") {
-  std::vector<std::string> lines = bundled_lines();
+  std::vector<std::string> lines = nd::test::bundled_lines();
   REQUIRE(lines.size() > 1000);
   size_t answered = 0;
   std::vector<std::string> seeds;
