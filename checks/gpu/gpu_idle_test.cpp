@@ -8,8 +8,6 @@ using namespace nd::smi;
 
 namespace {
 
-const char* kPy = "...megatron-py310/bin/python3.10";
-
 // Three ranks at work on GPUs 0-2 of four; GPU 3 as given.
 std::vector<std::string> three_ranks(std::vector<std::string> gpu3, bool cut = false) {
   return table({gpu(0, 71234, 97), gpu(1, 71235, 98), gpu(2, 71236, 99), std::move(gpu3)},

@@ -8,10 +8,6 @@
 using namespace nd;
 using namespace nd::smi;
 
-namespace {
-const char* kPy = "...megatron-py310/bin/python3.10";
-}
-
 TEST_CASE("gpu-shared: two ranks on GPU 0 of a pdsh-named host") {
   auto m = model_of(
       on_host("gpu07", table({gpu(0, 77820, 97), gpu(1, 38922, 98), gpu(2, 1, 0)},

@@ -13,6 +13,8 @@
 namespace nd::smi {
 
 inline constexpr const char* kBus[] = {"18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"};
+// A training process's name as nvidia-smi cuts it.
+inline constexpr const char* kPy = "...megatron-py310/bin/python3.10";
 
 // "|   0  NVIDIA H100 …" and the two rows under it, then the box's border.
 inline std::vector<std::string> gpu(int index, int mem_mib, int util) {

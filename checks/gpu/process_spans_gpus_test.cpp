@@ -8,8 +8,6 @@ using namespace nd::smi;
 
 namespace {
 
-const char* kPy = "...megatron-py310/bin/python3.10";
-
 // Ranks 0..n-1 on GPUs 0..n-1, and ranks 1..strays each with a context on GPU 0.
 std::vector<std::string> touched_gpu0(int n, int strays) {
   std::vector<std::vector<std::string>> gpus;
