@@ -29,7 +29,10 @@ const char* pattern_name(int p) {
   return "pattern";
 }
 
-bool multi_node(const JobModel& m) {
+// A communicator whose ranks sit on two hosts, or that NCCL says spans
+// nodes. Not multi_node() (config/evidence.h): hosts seen only outside a
+// communicator do not count.
+bool a_comm_spans_hosts(const JobModel& m) {
   for (const auto& c : m.comms) {
     if (c.nnodes > 1) return true;
     uint32_t first = kNoHost;
@@ -51,7 +54,7 @@ bool multi_node(const JobModel& m) {
 // for multi-node jobs: single-node communicators drop the NICs and print PIX.
 void CrossSocketTraffic::check(const CheckContext& ctx, FindingSink& out) const {
   const JobModel& m = ctx.model;
-  bool inter_matters = multi_node(m);
+  bool inter_matters = a_comm_spans_hosts(m);
   struct Group {
     std::set<std::string> hosts, patterns;
     std::vector<LineRef> lines;
