@@ -601,8 +601,11 @@ Event classify_message(std::string_view msg) {
       break;
     case 'C':
       if (msg.starts_with("Channel ")) {
-        if (holds(msg, " via ", 1)) return parse_connection(msg);
-        Event e = parse_ring_listing(msg);
+        // Most of a large job's setup: matched first; an unmatched line
+        // with " via " is no listing either.
+        Event e = parse_connection(msg);
+        if (!std::holds_alternative<UnknownEvent>(e) || holds(msg, " via ", 1)) return e;
+        e = parse_ring_listing(msg);
         if (!std::holds_alternative<UnknownEvent>(e)) return e;
       } else if (msg.starts_with("Comm config netName")) {
         StringPiece a, b;

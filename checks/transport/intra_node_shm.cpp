@@ -1,4 +1,5 @@
-#include <set>
+#include <algorithm>
+#include <vector>
 
 #include "checks/transport/edge_groups.h"
 #include "checks/transport/transport_rules.h"
@@ -31,14 +32,17 @@ void IntraNodeShm::check(const CheckContext& ctx, FindingSink& out) const {
   // Hosts where P2P carries some pair: peer access works there, and NCCL
   // (by default) keeps P2P to GPUs under one PCIe switch or on NVLink, so a
   // pair across a host bridge or CPU socket goes through SHM by its own choice.
-  std::set<uint32_t> p2p_works;
+  // By host id, the last slot for ranks whose host has no name (one node,
+  // told by NCCL's count of nodes): every intra-node P2P edge marks its host.
+  std::vector<bool> p2p_works(ctx.model.hosts.size() + 1);
+  auto slot = [&](uint32_t host) { return std::min<size_t>(host, p2p_works.size() - 1); };
   for_each_edge(ctx.model, [&](const EdgeView& e) {
     if (e.locality == Locality::Intra && e.transport.family == TransportFamily::P2P) {
-      p2p_works.insert(e.comm.host_of(e.edge.sender));
+      p2p_works[slot(e.comm.host_of(e.edge.sender))] = true;
     }
   });
   const bool restricted = p2p_restricted(ctx.model);
-  auto chosen = [&](const EdgeView& e) { return !restricted && p2p_works.count(e.comm.host_of(e.edge.sender)) > 0; };
+  auto chosen = [&](const EdgeView& e) { return !restricted && p2p_works[slot(e.comm.host_of(e.edge.sender))]; };
   auto shm = [](const EdgeView& e) {
     return e.locality == Locality::Intra && e.transport.family == TransportFamily::SHM;
   };

@@ -1,18 +1,42 @@
 #include "src/model/channels.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "src/model/ring_graph.h"
 
 namespace nd {
 
 void ChannelSet::insert(const ChannelSet& other) {
-  for (uint16_t ch : other.list()) insert(ch);
+  for (size_t i = 0; i < bits_.size(); ++i) {
+    uint64_t added = other.bits_[i] & ~bits_[i];
+    count_ += static_cast<size_t>(std::popcount(added));
+    bits_[i] |= added;
+  }
+  for (uint16_t ch : other.beyond_bits_) insert_beyond_bits(ch);
+}
+
+void ChannelSet::insert_beyond_bits(uint16_t ch) {
+  auto at = std::lower_bound(beyond_bits_.begin(), beyond_bits_.end(), ch);
+  if (at != beyond_bits_.end() && *at == ch) return;
+  beyond_bits_.insert(at, ch);
+  ++count_;
+}
+
+bool ChannelSet::contains(uint16_t ch) const {
+  if (ch < kBitCount) return (bits_[ch / 64] >> (ch % 64)) & 1;
+  return std::binary_search(beyond_bits_.begin(), beyond_bits_.end(), ch);
 }
 
 std::vector<uint16_t> ChannelSet::list() const {
   std::vector<uint16_t> out;
-  for (size_t ch = 0; ch < on_.size(); ++ch) {
-    if (on_[ch]) out.push_back(static_cast<uint16_t>(ch));
+  out.reserve(count_);
+  for (size_t i = 0; i < bits_.size(); ++i) {
+    for (uint64_t word = bits_[i]; word != 0; word &= word - 1) {
+      out.push_back(static_cast<uint16_t>(i * 64 + static_cast<size_t>(std::countr_zero(word))));
+    }
   }
+  out.insert(out.end(), beyond_bits_.begin(), beyond_bits_.end());
   return out;
 }
 

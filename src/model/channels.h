@@ -2,29 +2,42 @@
 // Which channels of a communicator the log shows, by what shows them: the
 // one definition that summaries, rails and rules share.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "parsers/line_classifier.h"
 #include "src/model/job_model.h"
 
 namespace nd {
 
-// Channel numbers as flags: a communicator has few channels, and they are
-// asked about once per edge.
+// Channel numbers as bits: summaries and rules build several sets per
+// communicator, so a set must cost no allocation. Channels the parser
+// accepts fit the bits; any other number (a model built by hand) goes to a
+// short sorted list.
 class ChannelSet {
  public:
   void insert(uint16_t ch) {
-    if (ch >= on_.size()) on_.resize(size_t{ch} + 1);
-    count_ += !on_[ch];
-    on_[ch] = true;
+    if (ch < kBitCount) {
+      uint64_t& word = bits_[ch / 64];
+      uint64_t bit = uint64_t{1} << (ch % 64);
+      count_ += (word & bit) == 0;
+      word |= bit;
+    } else {
+      insert_beyond_bits(ch);
+    }
   }
   void insert(const ChannelSet& other);
-  bool contains(uint16_t ch) const { return ch < on_.size() && on_[ch]; }
+  bool contains(uint16_t ch) const;
   size_t size() const { return count_; }
   std::vector<uint16_t> list() const;
 
  private:
-  std::vector<bool> on_;
+  static constexpr size_t kBitCount = kMaxChannels;
+  void insert_beyond_bits(uint16_t ch);
+
+  std::array<uint64_t, kBitCount / 64> bits_{};
+  std::vector<uint16_t> beyond_bits_;
   size_t count_ = 0;
 };
 

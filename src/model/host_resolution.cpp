@@ -84,7 +84,10 @@ uint32_t ModelBuilder::host_by_address(const At& at, std::string_view interface,
 }
 
 uint32_t ModelBuilder::resolve_host(std::string_view host, bool spliced, bool* added) {
-  if (auto id = model_.hosts.find(host)) return *id;
+  // Lines come in runs from one host. A name names one id, so the check
+  // stays true across renames.
+  if (last_host_ != kNoHost && model_.hosts.name(last_host_) == host) return last_host_;
+  if (auto id = model_.hosts.find(host)) return last_host_ = *id;
   if (spliced) {
     // `Channel 00node02:...`: the fragment's tail glued to the host name;
     // `...->7->6 72a-d104:4181:...`: another line cut the host's head off.

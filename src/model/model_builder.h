@@ -220,6 +220,7 @@ class ModelBuilder {
   std::vector<std::vector<std::pair<uint64_t, Process*>>> host_processes_;
   ProcessKey last_process_key_{};
   Process* last_process_ = nullptr;  // std::map nodes do not move
+  uint32_t last_host_ = kNoHost;     // the last host resolve_host() found by its name
   // Hosts of one name on different bootstrap addresses (default names such
   // as `ubuntu`, anonymised logs): each host's first address, and the
   // processes split off to a host of their own.

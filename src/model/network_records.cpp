@@ -75,13 +75,14 @@ std::vector<NetDevice> listed_devices(const NetUsingEvent& e) {
 
 void ModelBuilder::add_host_nets(uint32_t host, const NetUsingEvent& e, LineRef ref) {
   if (e.devices.empty() || model_.host_nets.size() >= JobModel::kMaxHostNets) return;
-  std::vector<NetDevice> devices = listed_devices(e);
   auto [it, inserted] = host_net_index_.try_emplace({host, std::string(e.net)}, model_.host_nets.size());
+  // Every rank of a host prints the list: only the first one is kept.
+  if (!inserted && (host != kNoHost || it->second == SIZE_MAX)) return;
+  std::vector<NetDevice> devices = listed_devices(e);
   if (!inserted) {
     // Lists printed without a host that differ are several hosts': none of
     // them can be read for a line without a host. The entry stays, as a
     // tombstone (SIZE_MAX), so that later ones are refused too.
-    if (host != kNoHost || it->second == SIZE_MAX) return;
     const HostNets& kept = model_.host_nets[it->second];
     bool same = kept.devices.size() == devices.size();
     for (size_t i = 0; same && i < devices.size(); ++i) {
