@@ -25,7 +25,6 @@ class GuardedPattern {
     return re2::RE2::PartialMatch(text, compiled(), captures...);
   }
 
-  std::string_view word() const { return word_; }
   bool is_compiled() const { return re_ != nullptr; }
 
   const re2::RE2& compiled() const {

@@ -6,6 +6,7 @@
 #include "checks/config/evidence.h"
 #include "checks/gpu/gpu_rules.h"
 #include "checks/gpu/process_spans_gpus.h"
+#include "src/util/text.h"
 
 namespace nd {
 namespace {
@@ -31,7 +32,6 @@ constexpr size_t kListed = 4;
 
 bool lists_compute(const GpuTrack& g) { return std::any_of(g.processes.begin(), g.processes.end(), is_compute_client); }
 
-std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 }  // namespace
 

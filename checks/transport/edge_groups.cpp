@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "src/util/ranges.h"
+#include "src/util/text.h"
 
 namespace nd {
 
@@ -87,7 +88,6 @@ std::string ranks_on(const Communicator& comm, const std::vector<uint32_t>& rank
                      known ? "on " + host : seen ? "(host unknown)" : "(host not in log)");
 }
 
-std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 }  // namespace
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "src/util/text.h"
+
 namespace nd {
 namespace {
 
@@ -25,7 +27,6 @@ void merge_problem(bool& has, Severity& sev, std::string& why, bool other_has, S
   has = true;
 }
 
-std::string plural(uint64_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 }  // namespace
 

@@ -31,7 +31,6 @@ std::string list_or(const std::vector<std::string>& items, const char* none) {
   return items.empty() ? std::string(none) : fmt::format("{}", fmt::join(items, ", "));
 }
 
-std::string plural(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 // "connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01"
 std::string coverage_text(const Coverage& c) {

@@ -77,4 +77,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string plural(uint64_t n, std::string_view noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
 }  // namespace nd

@@ -38,3 +38,10 @@ TEST_CASE("trim drops blanks at both ends, sysfs and CRLF ones included") {
   CHECK(trim("a b") == "a b");
   CHECK(trim(" \r\n\t") == "");
 }
+
+TEST_CASE("plural adds an s to any count but one") {
+  CHECK(plural(0, "host") == "0 hosts");
+  CHECK(plural(1, "host") == "1 host");
+  CHECK(plural(2, "host pair") == "2 host pairs");
+  CHECK(plural(8192, "rank") == "8192 ranks");
+}
