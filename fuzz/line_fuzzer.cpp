@@ -41,8 +41,9 @@ bool inside(std::string_view part, std::string_view whole) {
   return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
 }
 
-// Where the forward header reader answers, the line has no envelope and
-// holds that one header, as the full path reads it.
+// Where a forward header reader answers, the line has the envelope it gives
+// (none, or mpirun's tag alone) and holds that one header, as the full path
+// reads it.
 void forward_header(std::string_view line) {
   size_t marker = nd::find_nccl_word(line);
   if (marker == std::string_view::npos || nd::find_nccl_word(line, marker + 11) != std::string_view::npos ||
@@ -50,12 +51,19 @@ void forward_header(std::string_view line) {
     return;
   }
   nd::NcclHeader fast;
-  if (!nd::leading_nccl_header(line, marker, fast)) return;
+  nd::Envelope fast_env;
+  if (nd::leading_nccl_header(line, marker, fast)) {
+    fast_env.payload = line;
+  } else if (!nd::tagged_leading_nccl_header(line, marker, fast_env, fast)) {
+    return;
+  }
   nd::Envelope env = nd::strip_envelope(line);
-  require(env.payload.data() == line.data() && env.payload.size() == line.size() &&
-              env.launcher == nd::Launcher::None && !env.launcher_rank && env.launcher_host.empty(),
-          "a line the forward header reader takes has an envelope");
-  nd::HeaderScan scan = nd::scan_nccl_headers(line);
+  require(env.payload.data() == fast_env.payload.data() && env.payload.size() == fast_env.payload.size() &&
+              env.launcher == fast_env.launcher && env.launcher_rank == fast_env.launcher_rank &&
+              env.rank_from == fast_env.rank_from && env.launcher_host.empty() &&
+              env.prefix_length == fast_env.prefix_length,
+          "the forward header reader and the stripper see different envelopes");
+  nd::HeaderScan scan = nd::scan_nccl_headers(env.payload);
   const nd::NcclHeader& full = scan.headers[0];
   require(scan.count == 1 && !scan.spliced && full.host.data() == fast.host.data() &&
               full.host.size() == fast.host.size() && full.host_form == fast.host_form && full.pid == fast.pid &&

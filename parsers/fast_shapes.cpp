@@ -224,7 +224,7 @@ size_t leading_per_operation_host(std::string_view text, size_t marker) {
   return host_end;
 }
 
-size_t plain_ompi_tag_length(std::string_view line) {
+size_t plain_ompi_tag_length(std::string_view line, uint32_t* rank_out) {
   auto digits_from = [&](size_t p) {
     size_t start = p;
     while (p < line.size() && is_digit(line[p])) ++p;
@@ -241,6 +241,11 @@ size_t plain_ompi_tag_length(std::string_view line) {
   ++p;
   std::string_view rest = line.substr(p);
   if (!rest.starts_with("<stdout>:") && !rest.starts_with("<stderr>:")) return 0;
+  if (rank_out) {
+    uint32_t value = 0;
+    for (size_t i = rank_at; i < rank_at + rank; ++i) value = value * 10 + static_cast<uint32_t>(line[i] - '0');
+    *rank_out = value;
+  }
   p += 9;
   return p < line.size() && line[p] == ' ' ? p + 1 : p;
 }

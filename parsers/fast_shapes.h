@@ -7,6 +7,7 @@
 // (PatternKind::Connection, PatternKind::Init); differential tests and the
 // line fuzzer hold them together.
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -40,7 +41,8 @@ size_t leading_per_operation_host(std::string_view text, size_t marker);
 // ompi_tag_length() gives it. 0 says nothing: ask ompi_tag_length(). In a
 // tagged log every line has one, and the general reader took a tenth of the
 // time of `check`.
-size_t plain_ompi_tag_length(std::string_view line);
+// `rank`, when given, gets the tag's rank (it has at most 9 digits).
+size_t plain_ompi_tag_length(std::string_view line, uint32_t* rank = nullptr);
 
 // True when `s` holds an ESC, NUL or CR byte: the rare lines that need
 // strip_control() or a split at carriage returns.

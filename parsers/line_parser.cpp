@@ -320,8 +320,9 @@ void add_message(const Line& line, std::string_view segment, const Envelope& env
 
 // A line whose only " NCCL " is at `marker`, without control bytes or CR:
 // a per-operation line of a known host is only counted, and a line that
-// starts with its header is read forward, as parse_segment() would read it
-// (see leading_nccl_header()). False: neither, the full path reads it.
+// starts with its header, or with mpirun's usual tag and then the header, is
+// read forward, as parse_segment() would read it (see leading_nccl_header()
+// and tagged_leading_nccl_header()). False: neither, the full path reads it.
 bool parse_fast(const Line& line, size_t marker, ParsedLines& out) {
   if (counts_only_at(line.text, marker, out)) {
     ++out.counts.nccl_lines;
@@ -329,11 +330,14 @@ bool parse_fast(const Line& line, size_t marker, ParsedLines& out) {
     return true;
   }
   HeaderScan scan;
-  if (!leading_nccl_header(line.text, marker, scan.headers[0])) return false;
-  scan.count = 1;
   Envelope env;
-  env.payload = line.text;
-  add_message(line, line.text, env, scan, 0, line.text, /*first_scan=*/true, out);
+  if (leading_nccl_header(line.text, marker, scan.headers[0])) {
+    env.payload = line.text;
+  } else if (!tagged_leading_nccl_header(line.text, marker, env, scan.headers[0])) {
+    return false;
+  }
+  scan.count = 1;
+  add_message(line, line.text, env, scan, 0, env.payload, /*first_scan=*/true, out);
   return true;
 }
 

@@ -368,6 +368,21 @@ bool leading_nccl_header(std::string_view s, size_t marker, NcclHeader& out) {
   return true;
 }
 
+bool tagged_leading_nccl_header(std::string_view s, size_t marker, Envelope& env, NcclHeader& out) {
+  uint32_t rank = 0;
+  size_t tag = plain_ompi_tag_length(s, &rank);
+  if (tag == 0 || tag >= marker || s[tag] < 'a' || s[tag] > 'z') return false;
+  std::string_view payload = s.substr(tag);
+  if (!leading_nccl_header(payload, marker - tag, out)) return false;
+  env = Envelope{};
+  env.payload = payload;
+  env.launcher = Launcher::OpenMpi;
+  env.launcher_rank = rank;
+  env.rank_from = Launcher::OpenMpi;
+  env.prefix_length = tag;
+  return true;
+}
+
 bool is_raw_banner(std::string_view payload, std::string_view& rest) {
   constexpr std::string_view kBanner = "NCCL version ";
   if (!payload.starts_with(kBanner)) return false;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "parsers/envelope.h"
 #include "parsers/events.h"
 
 namespace nd {
@@ -34,6 +35,14 @@ HeaderScan scan_nccl_headers(std::string_view line);
 // scan_nccl_headers() finds, and strip_envelope() takes nothing off the
 // line. False says nothing: ask scan_nccl_headers().
 bool leading_nccl_header(std::string_view line, size_t marker, NcclHeader& out);
+
+// The same behind mpirun --tag-output's usual tag (`[1,5]<stdout>:`, see
+// plain_ompi_tag_length()), for a header whose host starts with a lower-case
+// letter: strip_envelope() takes the tag and nothing more, since no other
+// prefix it knows starts so and goes on with `:pid`. `env` gets what
+// strip_envelope() gives; `out` is read from env.payload, as
+// scan_nccl_headers() would read it. False says nothing, as above.
+bool tagged_leading_nccl_header(std::string_view line, size_t marker, Envelope& env, NcclHeader& out);
 
 // True for a host that stands in for one (`<cluster_name>`, `[hostname]`,
 // `xxx`, `node-X`, `hostname`): anonymised pastes, whose lines cannot tell

@@ -14,10 +14,11 @@ using namespace nd;
 
 namespace {
 
-// Where leading_nccl_header() answers for a line whose first " NCCL " is its
-// only one from the level word on, the line is what the full path would
-// read the same: no envelope to strip, and that one header. Returns whether
-// it answered.
+// Where leading_nccl_header() or tagged_leading_nccl_header() answers for a
+// line whose first " NCCL " is its only one from the level word on, the
+// line is what the full path would read the same: the envelope the forward
+// reader gives (none, or the tag alone), and that one header. Returns
+// whether it answered.
 bool forward_header_agrees(const std::string& line) {
   size_t marker = find_nccl_word(line);
   if (marker == std::string::npos || find_nccl_word(line, marker + 11) != std::string::npos ||
@@ -25,16 +26,23 @@ bool forward_header_agrees(const std::string& line) {
     return false;
   }
   NcclHeader fast;
-  if (!leading_nccl_header(line, marker, fast)) return false;
+  Envelope fast_env;
+  if (leading_nccl_header(line, marker, fast)) {
+    fast_env.payload = line;
+  } else if (!tagged_leading_nccl_header(line, marker, fast_env, fast)) {
+    return false;
+  }
   INFO(line);
   Envelope env = strip_envelope(line);
-  CHECK(env.payload.data() == line.data());
-  CHECK(env.payload.size() == line.size());
-  CHECK(env.launcher == Launcher::None);
-  CHECK_FALSE(env.launcher_rank);
-  CHECK(env.rank_from == Launcher::None);
+  CHECK(env.payload.data() == fast_env.payload.data());
+  CHECK(env.payload.size() == fast_env.payload.size());
+  CHECK(env.launcher == fast_env.launcher);
+  CHECK(env.launcher_rank == fast_env.launcher_rank);
+  CHECK(env.rank_from == fast_env.rank_from);
   CHECK(env.launcher_host.empty());
-  HeaderScan scan = scan_nccl_headers(line);
+  CHECK(fast_env.launcher_host.empty());
+  CHECK(env.prefix_length == fast_env.prefix_length);
+  HeaderScan scan = scan_nccl_headers(env.payload);
   REQUIRE(scan.count == 1);
   CHECK_FALSE(scan.spliced);
   const NcclHeader& full = scan.headers[0];
@@ -368,6 +376,52 @@ TEST_CASE("the forward header reader agrees with the full path on every bundled 
   for (int i = 0; i < 60000; ++i) {
     const std::string& seed = i % 2 ? seeds[rng() % seeds.size()] : lines[rng() % lines.size()];
     mutants_answered += forward_header_agrees(nd::test::mutated(seed, alphabet, rng));
+  }
+  CHECK(mutants_answered > 1000);
+}
+
+TEST_CASE("behind mpirun's usual tag the forward reader gives the envelope and header of the full path") {
+  NcclHeader h;
+  Envelope env;
+  std::string line = "[1,4095]<stdout>:node0751:225067:225067 [3] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC";
+  REQUIRE(tagged_leading_nccl_header(line, line.find(" NCCL "), env, h));
+  CHECK(h.host == "node0751");
+  CHECK(h.dev == 3);
+  CHECK(env.launcher_rank == 4095u);
+  CHECK(env.prefix_length == 17);
+  CHECK(forward_header_agrees(line));
+  line = "[1,7]<stderr>: hostname:1:2 [0] NCCL WARN Call to ibv_open_device failed";
+  REQUIRE(tagged_leading_nccl_header(line, line.find(" NCCL "), env, h));
+  CHECK(h.host_form == HostForm::Placeholder);  // then the tag's rank tells the process
+  CHECK(env.launcher_rank == 7u);
+  CHECK(forward_header_agrees(line));
+  // Left to the full path: other tag forms, another prefix after the tag, a
+  // host that does not start lower-case, no tag.
+  for (std::string other : {"[1,0][node1:7]<stdout>:node1:7:7 [0] NCCL INFO x", "[1,0]<stdout>:node1: node1:7:7 [0] NCCL INFO x",
+                            "[1,0]<stdout>:Node1:7:7 [0] NCCL INFO x", "[1,0]<stdout>:[1,0]<stdout>:node1:7:7 [0] NCCL INFO x",
+                            "[1,0]<stdout>: 2024-05-01 10:00:00 node1:7:7 [0] NCCL INFO x", "node1:7:7 [0] NCCL INFO x",
+                            "[1,0]<stdout>:node1:7:7 [0] misc/socket.cc:50 NCCL WARN x", "[1,1234567890]<stdout>:node1:7:7 [0] NCCL INFO x"}) {
+    CAPTURE(other);
+    CHECK_FALSE(tagged_leading_nccl_header(other, other.find(" NCCL "), env, h));
+  }
+}
+
+TEST_CASE("the tagged forward reader agrees with the full path on tagged bundled lines and their mutations") {
+  std::vector<std::string> lines;
+  const std::string tags[] = {"[1,0]<stdout>:", "[1,5]<stderr>: ", "[12,8191]<stdout>:", "[1,123456789]<stdout>:"};
+  size_t k = 0;
+  for (const auto& line : nd::test::bundled_lines()) {
+    if (line.find(" NCCL ") != std::string::npos) lines.push_back(tags[k++ % std::size(tags)] + line);
+  }
+  REQUIRE(lines.size() > 1000);
+  size_t answered = 0;
+  for (const auto& line : lines) answered += forward_header_agrees(line);
+  CHECK(answered > 1000);
+  std::mt19937 rng(29);
+  const std::string alphabet = "0123456789:[]<>,sx N-._aZ|\t";
+  size_t mutants_answered = 0;
+  for (int i = 0; i < 60000; ++i) {
+    mutants_answered += forward_header_agrees(nd::test::mutated(lines[rng() % lines.size()], alphabet, rng));
   }
   CHECK(mutants_answered > 1000);
 }
