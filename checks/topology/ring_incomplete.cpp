@@ -4,6 +4,7 @@
 
 #include "checks/topology/topology_rules.h"
 #include "checks/topology/topology_util.h"
+#include "src/model/channels.h"
 
 namespace nd {
 namespace {
@@ -25,14 +26,14 @@ namespace {
 // at init; otherwise it is not in the log at all.
 void note_cut_listings(const JobModel& model, const Communicator& comm, ChannelProblems& problems) {
   uint32_t n = comm.size();
-  std::set<uint16_t> graph_channels;
+  ChannelSet graph_channels;
   for (const auto& g : comm.graph_rings) graph_channels.insert(g.channel);
   if (!connects_at_runtime(model)) {
     for (const auto& e : comm.edges) graph_channels.insert(e.channel);
   }
   for (const auto& l : comm.listings) {
     // A listing as long as the ring is whole or wrong (ring-broken's call).
-    if (l.readable(n) >= n || l.ranks.size() >= n || graph_channels.count(l.channel)) continue;
+    if (l.readable(n) >= n || l.ranks.size() >= n || graph_channels.contains(l.channel)) continue;
     const char* limit = l.four_byte_slots && l.ranks.size() >= 20 ? "NCCL up to 2.22 prints at most 20 ranks"
                         : l.readable(n) < l.ranks.size()           ? "ranks of 4 digits lose digits in NCCL's slots"
                         : l.truncated                              ? "NCCL prints at most 127 characters of it"
