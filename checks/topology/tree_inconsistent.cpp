@@ -1,5 +1,6 @@
 #include <algorithm>
-#include <map>
+#include <span>
+#include <vector>
 #include <fmt/format.h>
 
 #include "checks/topology/topology_rules.h"
@@ -28,7 +29,7 @@ bool lists_child(const TreeEntry& e, uint32_t child) {
   return std::any_of(std::begin(e.down), std::end(e.down), [&](int64_t d) { return d == child; });
 }
 
-void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std::vector<const TreeRecord*>& recs,
+void check_tree(const Communicator& comm, uint32_t channel, bool nvls, std::span<const TreeRecord* const> recs,
                 ChannelProblems& problems) {
   uint32_t n = comm.size();
   // By rank; null for the ranks whose line is absent. The first line of a rank counts.
@@ -102,6 +103,28 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
   }
 }
 
+// Calls `visit(nvls, channel, records)` for each tree of `comm`, plain trees
+// first, by channel, with its records in the log's order. One pass to count
+// and one to place: a map lookup per entry cost a sixth of this rule at 8192
+// ranks x 32 channels.
+template <typename Visit>
+void for_each_tree(const Communicator& comm, Visit visit) {
+  size_t channels = 0;
+  for (const auto& t : comm.trees) channels = std::max<size_t>(channels, size_t{t.entry.channel} + 1);
+  auto key = [&](const TreeEntry& e) { return (e.nvls ? channels : 0) + e.channel; };
+  std::vector<size_t> start(2 * channels + 1, 0);
+  for (const auto& t : comm.trees) ++start[key(t.entry) + 1];
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  std::vector<const TreeRecord*> grouped(comm.trees.size());
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (const auto& t : comm.trees) grouped[next[key(t.entry)]++] = &t;
+  for (size_t k = 0; k + 1 < start.size(); ++k) {
+    if (start[k] == start[k + 1]) continue;
+    visit(k >= channels, static_cast<uint16_t>(k % channels),
+          std::span<const TreeRecord* const>(grouped).subspan(start[k], start[k + 1] - start[k]));
+  }
+}
+
 }  // namespace
 
 // Only what the ranks present say is compared: a rank whose Trees line is
@@ -111,10 +134,10 @@ void check_tree(const Communicator& comm, uint32_t channel, bool nvls, const std
 void TreeInconsistent::check(const CheckContext& ctx, FindingSink& out) const {
   for (const auto& comm : ctx.model.comms) {
     if (comm.synthetic || comm.nranks < 2 || comm.trees.empty()) continue;
-    std::map<std::pair<bool, uint32_t>, std::vector<const TreeRecord*>> by_tree;
-    for (const auto& t : comm.trees) by_tree[{t.entry.nvls, t.entry.channel}].push_back(&t);
     ChannelProblems problems;
-    for (const auto& [key, recs] : by_tree) check_tree(comm, key.second, key.first, recs, problems);
+    for_each_tree(comm, [&](bool nvls, uint16_t channel, std::span<const TreeRecord* const> recs) {
+      check_tree(comm, channel, nvls, recs, problems);
+    });
     problems.emit(kInfo, ctx, comm, "tree", out);
   }
 }

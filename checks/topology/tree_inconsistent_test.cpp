@@ -78,3 +78,24 @@ TEST_CASE("tree-inconsistent: consistent 2.4 and 2.7 trees, a rank's line missin
   REQUIRE(f.size() == 1);
   CHECK(f[0].message == "tree 00: rank 8 says its NVLS tree parent is rank 0, but rank 0 lists no children");
 }
+
+TEST_CASE("tree-inconsistent: each tree judged on its own records, plain trees by channel, then NVLS trees") {
+  // Channel 2 has two roots, channel 0 a parent without the child, and the
+  // NVLS tree of channel 0 two roots; channel 1 is whole.
+  auto m = model_from({
+      "gpu01:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 2 cudaDev 0 busId 18000 commId 0x7 - Init START",
+      "gpu01:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 2 cudaDev 1 busId 2a000 commId 0x7 - Init START",
+      "gpu01:100:100 [0] NCCL INFO Trees [0] -1/-1/-1->0->-1 [1] 1/-1/-1->0->-1 [2] -1/-1/-1->0->-1",
+      "gpu01:101:101 [1] NCCL INFO Trees [0] -1/-1/-1->1->0 [1] -1/-1/-1->1->0 [2] -1/-1/-1->1->-1",
+      "gpu01:100:100 [0] NCCL INFO NVLS Trees : -1/-1/-1->0->-1",
+      "gpu01:101:101 [1] NCCL INFO NVLS Trees : -1/-1/-1->1->-1",
+  });
+  auto f = run_rule("tree-inconsistent", m);
+  std::vector<std::string> messages;
+  for (const auto& x : f) messages.push_back(x.message);
+  CHECK(messages == std::vector<std::string>{
+                        "tree 00: rank 1 says its tree parent is rank 0, but rank 0 lists no children",
+                        "tree 02: the tree has 2 roots (ranks 0-1), not one",
+                        "tree 00: the NVLS tree has 2 roots (ranks 0-1), not one",
+                    });
+}
