@@ -37,18 +37,26 @@ std::optional<uint64_t> digits_value(std::string_view s, size_t start, size_t en
   return v;
 }
 
+// The decimal digits from `p`: where they end, and their value as
+// digits_value() gives it, read in the same pass (every header has two).
+size_t read_digits(std::string_view s, size_t p, std::optional<uint64_t>& value) {
+  size_t start = p;
+  uint64_t v = 0;  // wraps past 19 digits, and is then not used
+  for (; p < s.size() && is_digit(s[p]); ++p) v = v * 10 + static_cast<uint64_t>(s[p] - '0');
+  value = p - start > 18 ? parse_u64(s.substr(start, p - start)) : std::optional<uint64_t>(v);
+  return p;
+}
+
 // Matches `:pid:tid [dev] ` (or `:pid:tid ` when dev_optional) at `colon`;
 // returns the offset just past it, 0 on mismatch.
 size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optional) {
-  size_t p = colon + 1;
-  size_t start = p;
-  while (p < s.size() && is_digit(s[p])) ++p;
+  std::optional<uint64_t> pid, tid;
+  size_t start = colon + 1;
+  size_t p = read_digits(s, start, pid);
   if (p == start || p >= s.size() || s[p] != ':') return 0;
-  auto pid = digits_value(s, start, p);
-  start = ++p;
-  while (p < s.size() && is_digit(s[p])) ++p;
+  start = p + 1;
+  p = read_digits(s, start, tid);
   if (p == start || p >= s.size() || s[p] != ' ') return 0;
-  auto tid = digits_value(s, start, p);
   if (!pid || !tid) return 0;
   ++p;
   h.pid = *pid;

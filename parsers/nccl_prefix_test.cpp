@@ -2,6 +2,7 @@
 
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -144,6 +145,24 @@ TEST_CASE("lines that only look similar have no header") {
   CHECK(scan_nccl_headers("gpu01:1:2 [0] NCCL INFORMATION").count == 0);
   CHECK(scan_nccl_headers("gpu01:99999999999999999999999:2 [0] NCCL INFO x").count == 0);
   CHECK(scan_nccl_headers("").count == 0);
+}
+
+TEST_CASE("pid and tid: any length that fits 64 bits, read by both header readers") {
+  for (auto [ids, pid, tid] : {std::tuple{"123456789012345678:7", 123456789012345678ull, 7ull},
+                               std::tuple{"9999999999999999999:0", 9999999999999999999ull, 0ull},
+                               std::tuple{"1:18446744073709551615", 1ull, 18446744073709551615ull}}) {
+    std::string line = std::string("gpu01:") + ids + " [0] NCCL INFO x";
+    CAPTURE(line);
+    auto scan = scan_nccl_headers(line);
+    REQUIRE(scan.count == 1);
+    CHECK(scan.headers[0].pid == pid);
+    CHECK(scan.headers[0].tid == tid);
+    CHECK(forward_header_agrees(line));
+  }
+  CHECK(scan_nccl_headers("gpu01:18446744073709551616:2 [0] NCCL INFO x").count == 0);
+  NcclHeader h;
+  std::string past = "gpu01:2:18446744073709551616 [0] NCCL INFO x";
+  CHECK_FALSE(leading_nccl_header(past, past.find(" NCCL "), h));
 }
 
 TEST_CASE("raw banner of 2.4-2.21") {
