@@ -32,7 +32,6 @@ constexpr size_t kListed = 4;
 
 bool lists_compute(const GpuTrack& g) { return std::any_of(g.processes.begin(), g.processes.end(), is_compute_client); }
 
-
 }  // namespace
 
 void GpuIdle::check(const CheckContext& ctx, FindingSink& out) const {

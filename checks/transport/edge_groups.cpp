@@ -88,7 +88,6 @@ std::string ranks_on(const Communicator& comm, const std::vector<uint32_t>& rank
                      known ? "on " + host : seen ? "(host unknown)" : "(host not in log)");
 }
 
-
 }  // namespace
 
 Finding EdgeGroups::make(const RuleInfo& info, const Key& key, const Group& g) const {

@@ -27,7 +27,6 @@ void merge_problem(bool& has, Severity& sev, std::string& why, bool other_has, S
   has = true;
 }
 
-
 }  // namespace
 
 GraphView fold_healthy_hosts(const GraphView& view) {

@@ -31,7 +31,6 @@ std::string list_or(const std::vector<std::string>& items, const char* none) {
   return items.empty() ? std::string(none) : fmt::format("{}", fmt::join(items, ", "));
 }
 
-
 // "connections of 16 of 16 ranks on 2 of 2 hosts, channels 00-01"
 std::string coverage_text(const Coverage& c) {
   std::vector<uint32_t> channels = c.channels;
