@@ -3,6 +3,7 @@
 exit status, never a crash, a hang or unbounded memory."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,11 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("bad option value exits 3", rc == 3 and "xml" in err, err)
     rc, out, err = run([])
     expect("no subcommand exits 3", rc == 3, err)
+    # A lone --version builds no command's options; it reads the same as with a command named.
+    for args in (["--version"], ["--version", "check"]):
+        rc, out, err = run(args)
+        expect(" ".join(args) + " prints the version and exits 0",
+               rc == 0 and re.fullmatch(r"nccl-doctor \d+\.\d+\.\d+\n", out) is not None and err == "", out + err)
 
     # Nothing from NCCL is nothing to judge: exit 4 with a reason, never 0.
     open("empty.log", "wb").close()
