@@ -89,6 +89,17 @@ void ByteMarks::scan(const char* data, size_t n) {
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
 }
 
+size_t ByteMarks::newlines() const {
+  // The arrays keep their size across scans: only the words of this one count.
+  const size_t full = size_ / 64;
+  size_t count = 0;
+  for (size_t w = 0; w < full; ++w) count += static_cast<size_t>(std::popcount(newline_[w]));
+  if (size_t tail = size_ % 64) {
+    count += static_cast<size_t>(std::popcount(newline_[full] & ((uint64_t{1} << tail) - 1)));
+  }
+  return count;
+}
+
 void ByteMarks::scan_portable(const char* data, size_t n) {
   resize(n);
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());

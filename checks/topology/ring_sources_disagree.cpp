@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <span>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -60,36 +62,39 @@ void RingSourcesDisagree::check(const CheckContext& ctx, FindingSink& out) const
     if (!runtime) {
       // Ring edges from GRAPH lines, else from the listing.
       auto rings = graph.empty() ? build_rings_from(comm, RingSource::Listing) : graph;
-      // Sorted vectors, not maps: a large job has hundreds of thousands of edges.
-      std::vector<std::tuple<uint16_t, uint32_t, uint32_t>> edges;
-      struct Sent {  // the first collective line each rank sent on a channel
-        uint16_t channel;
-        uint32_t sender;
-        size_t order;
-        const Edge* edge;
-        bool operator<(const Sent& o) const {
-          return std::tie(channel, sender, order) < std::tie(o.channel, o.sender, o.order);
-        }
+      // The links are sorted by channel, conn index (none as 0), sender and
+      // receiver, so a channel's collective links from one sender lie together:
+      // searched where they lie, not copied (a large job has hundreds of
+      // thousands). A model built otherwise gets a copy in that order.
+      auto channel_conn = [](const Edge& e) {
+        return std::pair<uint16_t, int>(e.channel, std::max<int>(e.conn_index, 0));
       };
-      std::vector<Sent> sent;
-      for (const auto& e : comm.edges) {
-        if (e.conn_index > 0) continue;
-        edges.emplace_back(e.channel, e.sender, e.receiver);
-        if (e.send_transport != kNoTransport) sent.push_back({e.channel, e.sender, sent.size(), &e});
+      auto by_sender = [&](const Edge& x, const Edge& y) {
+        return std::pair(channel_conn(x), x.sender) < std::pair(channel_conn(y), y.sender);
+      };
+      std::vector<Edge> sorted_copy;
+      std::span<const Edge> links = comm.edges;
+      if (!std::is_sorted(links.begin(), links.end(), by_sender)) {
+        sorted_copy.assign(links.begin(), links.end());
+        std::stable_sort(sorted_copy.begin(), sorted_copy.end(), by_sender);
+        links = sorted_copy;
       }
-      // Already in order, unless a channel holds links with and without a conn index.
-      if (!std::is_sorted(edges.begin(), edges.end())) std::sort(edges.begin(), edges.end());
-      if (!std::is_sorted(sent.begin(), sent.end())) std::sort(sent.begin(), sent.end());
-      sent.erase(std::unique(sent.begin(), sent.end(),
-                             [](const Sent& x, const Sent& y) { return x.channel == y.channel && x.sender == y.sender; }),
-                 sent.end());
       for (const auto& [channel, ring] : rings) {
-        auto first = std::lower_bound(sent.begin(), sent.end(), Sent{channel, 0, 0, nullptr});
-        for (auto it = first; it != sent.end() && it->channel == channel; ++it) {
-          const Edge* e = it->edge;
-          uint32_t a = it->sender;
+        const std::pair<uint16_t, int> collective{channel, 0};
+        auto lo = std::partition_point(links.begin(), links.end(),
+                                       [&](const Edge& e) { return channel_conn(e) < collective; });
+        auto hi = std::partition_point(lo, links.end(), [&](const Edge& e) { return channel_conn(e) <= collective; });
+        for (auto run = lo; run != hi;) {
+          uint32_t a = run->sender;
+          auto run_end = std::find_if(run, hi, [&](const Edge& x) { return x.sender != a; });
+          // The first collective line the rank sent on the channel.
+          auto sent = std::find_if(run, run_end, [](const Edge& x) { return x.send_transport != kNoTransport; });
+          auto from = run;
+          run = run_end;
+          if (sent == run_end) continue;
+          const Edge* e = &*sent;
           auto b = ring.next(a);
-          if (!b || std::binary_search(edges.begin(), edges.end(), std::tuple{channel, a, *b})) continue;
+          if (!b || std::any_of(from, run_end, [&](const Edge& x) { return x.receiver == *b; })) continue;
           std::vector<LineRef> lines{e->send_line};
           auto gl = graph_line.find({channel, a});
           if (gl != graph_line.end()) lines.push_back(gl->second);

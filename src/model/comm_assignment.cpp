@@ -220,6 +220,12 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, ConnectionRecord>) {
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
+          if (comm.records.capacity() == 0) {
+            // Room for each rank's send and receive line on every channel (as
+            // many as a Trees line has entries) at once: growing by doubling
+            // copied them several times, into memory never touched before.
+            comm.records.reserve(std::min(kMergeRecords, size_t{std::max(comm.nranks, 1u)} * 2 * trees_per_line_));
+          }
           comm.records.push_back(v);
           // Bounded by distinct edges, not by lines, even when a log repeats itself.
           if (comm.records.size() >= std::max(kMergeRecords, comm.edges.size() / 4)) merge_records(comm);

@@ -70,6 +70,10 @@ void parse_chunk(Slot& slot, size_t max_line) {
   const size_t size = slot.end - slot.begin;
   ByteMarks& marks = slot.marks;
   marks.scan(base, size);
+  // Setup lines take an item each: room for all of them at once, not by
+  // doubling, which could leave twice the room a chunk needs.
+  const size_t lines = marks.newlines() + 1;
+  if (out.items.capacity() < lines) out.items.reserve(lines + lines / 8);
   uint64_t number = 0;
   for (size_t start = 0; start < size;) {
     size_t from = start;
