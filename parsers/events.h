@@ -29,16 +29,17 @@ enum class HostForm : uint8_t {
 };
 
 // The `host:pid:tid [dev] [loc] NCCL LEVEL` header of one NCCL line.
+// Widest members first: one is kept for each line of a chunk in flight.
 struct NcclHeader {
   std::string_view host;  // empty when Absent; the stand-in text when Placeholder
-  HostForm host_form = HostForm::Named;
+  std::string_view location;  // WARN/TRACE only
+  std::string_view payload;
   uint64_t pid = 0;
   uint64_t tid = 0;
-  int dev = -1;  // -1 when absent (CALL lines)
-  std::string_view location;  // WARN/TRACE only
-  Level level = Level::Info;
-  std::string_view payload;
   size_t column = 0;  // 0-based offset of the host in the raw line
+  int dev = -1;  // -1 when absent (CALL lines)
+  HostForm host_form = HostForm::Named;
+  Level level = Level::Info;
 };
 
 enum class Direction : uint8_t { None, Send, Receive };

@@ -43,11 +43,9 @@ struct ParsedLines {
     LastErrorText, // the line after `Last error:`, whatever it holds: frameworks[index]
     Other,         // any other line, for the readers of tool outputs: others[index]
   };
+  // Widest members first: a chunk in flight keeps one for each setup line.
   struct Item {
-    Kind kind = Kind::Message;
-    bool spliced = false;  // text glued before the header may have eaten into the host
     uint64_t line = 0;     // Line::number as given to parse_line
-    uint32_t index = 0;    // Binding, Framework, LastErrorText: into their vector
     std::string_view raw;  // the line segment, for evidence
     NcclHeader header;
     Event event;
@@ -56,6 +54,9 @@ struct ParsedLines {
     // launcher_host_name()); empty when none names a real one.
     std::string_view launcher_host;
     std::optional<uint32_t> launcher_rank;
+    uint32_t index = 0;    // Binding, Framework, LastErrorText: into their vector
+    Kind kind = Kind::Message;
+    bool spliced = false;  // text glued before the header may have eaten into the host
     Launcher rank_from = Launcher::None;
   };
   std::vector<Item> items;

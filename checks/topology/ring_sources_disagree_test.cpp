@@ -59,3 +59,37 @@ TEST_CASE("ring-sources-disagree: agreeing sources, and 2.22+ runtime connection
   });
   CHECK(run_rule("ring-sources-disagree", runtime).empty());
 }
+
+TEST_CASE("ring-sources-disagree: links out of order, as a model built by hand may hold them") {
+  // Two channels; rank 0 has no link to rank 1 on channel 00, rank 1 none to rank 2 on channel 01.
+  auto m = model_from({
+      "gpuA:100:100 [0] NCCL INFO Channel 00/02 :    0   1   2",
+      "gpuA:100:100 [0] NCCL INFO Channel 01/02 :    0   1   2",
+      "gpuA:100:100 [0] NCCL INFO Channel 00 : 0[18000] -> 2[3a000] via P2P/IPC",
+      "gpuA:100:100 [0] NCCL INFO Channel 01 : 0[18000] -> 1[2a000] via P2P/IPC",
+      "gpuA:101:101 [1] NCCL INFO Channel 00 : 1[2a000] -> 2[3a000] via P2P/IPC",
+      "gpuA:101:101 [1] NCCL INFO Channel 01 : 1[2a000] -> 0[18000] via P2P/IPC",
+      "gpuA:102:102 [2] NCCL INFO Channel 00 : 2[3a000] -> 0[18000] via P2P/IPC",
+      "gpuA:102:102 [2] NCCL INFO Channel 01 : 2[3a000] -> 0[18000] via P2P/IPC",
+      "gpuA:100:100 [0] NCCL INFO comm 0x10 rank 0 nranks 3 cudaDev 0 busId 18000 - Init COMPLETE",
+      "gpuA:101:101 [1] NCCL INFO comm 0x11 rank 1 nranks 3 cudaDev 1 busId 2a000 - Init COMPLETE",
+      "gpuA:102:102 [2] NCCL INFO comm 0x12 rank 2 nranks 3 cudaDev 2 busId 3a000 - Init COMPLETE",
+  });
+  REQUIRE(m.comms.size() == 1);
+  auto in_order = run_rule("ring-sources-disagree", m);
+  REQUIRE(in_order.size() == 2);
+  CHECK(in_order[0].message == "ring 00: the ring passes from rank 0 to rank 1, but rank 0's connection lines on this "
+                               "channel have no link to rank 1");
+  CHECK(in_order[1].message == "ring 01: the ring passes from rank 1 to rank 2, but rank 1's connection lines on this "
+                               "channel have no link to rank 2");
+  std::reverse(m.comms[0].edges.begin(), m.comms[0].edges.end());
+  auto reversed = run_rule("ring-sources-disagree", m);
+  REQUIRE(reversed.size() == in_order.size());
+  for (size_t i = 0; i < in_order.size(); ++i) {
+    CHECK(reversed[i].message == in_order[i].message);
+    REQUIRE(reversed[i].evidence.size() == in_order[i].evidence.size());
+    for (size_t k = 0; k < in_order[i].evidence.size(); ++k) {
+      CHECK(reversed[i].evidence[k].line == in_order[i].evidence[k].line);
+    }
+  }
+}
