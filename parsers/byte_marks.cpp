@@ -109,18 +109,26 @@ __attribute__((target("popcnt"))) size_t count_bits_popcnt(const uint64_t* words
 
 }  // namespace
 
-size_t ByteMarks::newlines() const {
+size_t ByteMarks::newlines(size_t from) const {
+  if (from >= size_) return 0;
   // The arrays keep their size across scans: only the words of this one count.
+  const size_t first = from / 64;
   const size_t full = size_ / 64;
-  size_t count = 0;
+  auto in_range = [&](size_t w) {
+    uint64_t word = newline_[w];
+    if (w == first) word &= ~uint64_t{0} << (from % 64);
+    if (w == full) word &= (uint64_t{1} << (size_ % 64)) - 1;
+    return word;
+  };
+  if (first == full) return static_cast<size_t>(std::popcount(in_range(first)));
+  size_t count = static_cast<size_t>(std::popcount(in_range(first)));
 #ifdef ND_HAVE_AVX2
-  count = use_avx2() ? count_bits_popcnt(newline_.data(), full) : count_bits(newline_.data(), full);
+  count += use_avx2() ? count_bits_popcnt(newline_.data() + first + 1, full - first - 1)
+                      : count_bits(newline_.data() + first + 1, full - first - 1);
 #else
-  count = count_bits(newline_.data(), full);
+  count += count_bits(newline_.data() + first + 1, full - first - 1);
 #endif
-  if (size_t tail = size_ % 64) {
-    count += static_cast<size_t>(std::popcount(newline_[full] & ((uint64_t{1} << tail) - 1)));
-  }
+  if (size_ % 64) count += static_cast<size_t>(std::popcount(in_range(full)));
   return count;
 }
 

@@ -21,8 +21,8 @@ class ByteMarks {
   void scan(const char* data, size_t n);
   size_t size() const { return size_; }
 
-  // How many newlines the bytes hold.
-  size_t newlines() const;
+  // How many newlines the bytes from `from` on hold.
+  size_t newlines(size_t from = 0) const;
   // The first newline at or after `from`, or size() when none.
   size_t next_newline(size_t from) const { return first(newline_, from, size_); }
   // The first 'N' in [from, to), or npos.

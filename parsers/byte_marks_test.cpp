@@ -14,7 +14,10 @@ namespace {
 // Every query answered byte by byte, the way the marks must answer it.
 void check_against_bytes(const ByteMarks& marks, const std::string& s) {
   REQUIRE(marks.size() == s.size());
-  CHECK(marks.newlines() == static_cast<size_t>(std::count(s.begin(), s.end(), '\n')));
+  for (size_t from = 0; from <= s.size() + 1; ++from) {
+    size_t expected = from < s.size() ? static_cast<size_t>(std::count(s.begin() + from, s.end(), '\n')) : 0;
+    CHECK(marks.newlines(from) == expected);
+  }
   for (size_t from = 0; from <= s.size(); ++from) {
     size_t nl = s.find('\n', from);
     CHECK(marks.next_newline(from) == (nl == std::string::npos ? s.size() : nl));

@@ -70,12 +70,14 @@ void parse_chunk(Slot& slot, size_t max_line) {
   const size_t size = slot.end - slot.begin;
   ByteMarks& marks = slot.marks;
   marks.scan(base, size);
-  // Setup lines take an item each: room for all of them at once, not by
-  // doubling, which could leave twice the room a chunk needs.
-  const size_t lines = marks.newlines() + 1;
-  if (out.items.capacity() < lines) out.items.reserve(lines + lines / 8);
   uint64_t number = 0;
   for (size_t start = 0; start < size;) {
+    if (out.items.size() == out.items.capacity()) {
+      // A setup line takes an item: room for every line left at once, not
+      // by doubling, which could leave twice the room a chunk needs.
+      size_t more = marks.newlines(start) + 1;
+      out.items.reserve(out.items.size() + more + more / 8);
+    }
     size_t from = start;
     size_t nl = marks.next_newline(start);
     Line line = make_line(base + start, nl - start, max_line, ++number);

@@ -91,7 +91,7 @@ struct Cell {
 struct EdgeWalk {
   std::unordered_map<CellKey, Cell, CellHash> cells;
   std::vector<bool> hosts_seen;     // by host id
-  std::vector<bool> channels_seen;  // by channel
+  ChannelSet channels_seen;
 };
 
 bool printed_gdr(const JobModel& m, uint16_t id) { return id != kNoTransport && id < m.transports.size() && m.transports[id].gdr; }
@@ -131,7 +131,7 @@ CommSummary summarize_comm(const JobModel& m, const Communicator& c, EdgeWalk& w
   for (const auto& e : c.edges) {
     uint32_t a = c.host_of(e.sender);
     uint32_t b = c.host_of(e.receiver);
-    walk.channels_seen[e.channel] = true;
+    walk.channels_seen.insert(e.channel);
     if (a != kNoHost) walk.hosts_seen[a] = true;
     if (b != kNoHost) walk.hosts_seen[b] = true;
     if (a == kNoHost || b == kNoHost) continue;
@@ -350,7 +350,7 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
   summarize_transports(model, s);
   summarize_hosts(model, s);
 
-  EdgeWalk walk{{}, std::vector<bool>(model.hosts.size()), std::vector<bool>(size_t{UINT16_MAX} + 1)};
+  EdgeWalk walk{{}, std::vector<bool>(model.hosts.size()), {}};
   for (const auto& c : model.comms) s.comms.push_back(summarize_comm(model, c, walk, parts.channel_links));
   summarize_matrix(model, walk.cells, s);
   summarize_rails(model, s);
@@ -371,9 +371,7 @@ JobSummary summarize(const JobModel& model, SummaryParts parts) {
     cov.ranks_seen = static_cast<size_t>(std::count(seen.begin(), seen.end(), true));
     cov.ranks_announced = largest.size();
   }
-  for (uint32_t ch = 0; ch < walk.channels_seen.size(); ++ch) {
-    if (walk.channels_seen[ch]) cov.channels.push_back(ch);
-  }
+  for (uint16_t ch : walk.channels_seen.list()) cov.channels.push_back(ch);
   cov.bindings = !model.bindings.empty();
   return s;
 }
