@@ -116,7 +116,10 @@ ssize_t pread_retry(int fd, char* buf, size_t n, off_t at) {
 constexpr std::chrono::milliseconds kPause{2};
 constexpr std::chrono::milliseconds kMaxHold{20};
 
-constexpr size_t kChunksInFlight = size_t{1} << 20;
+// Each chunk costs a hand-over between threads (a wake-up, tens of
+// microseconds in a VM): 512 KB chunks on two cores took 5 % less CPU than
+// 256 KB ones, for 5 MB more memory at the peak of a large job's setup.
+constexpr size_t kChunksInFlight = size_t{2} << 20;
 constexpr size_t kMinChunk = size_t{128} << 10;
 
 // A regular file is read by offset, unless a tap must see its bytes in
@@ -138,8 +141,8 @@ class Feeder {
     slots_total_ = threads_ + 2;
     // The chunks in flight, with their parsed lines (about three times their
     // bytes for init lines), share a budget however many cores there are:
-    // memory follows the job, not the machine. Chunks stay at least
-    // kMinChunk, so past 6 threads the budget grows (8: 10 x 128 KB).
+    // memory follows the job, not the machine (8 threads: 10 x 205 KB).
+    // Chunks stay at least kMinChunk.
     chunk_ = std::min(options.chunk, std::max(kMinChunk, kChunksInFlight / slots_total_));
     // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.
@@ -307,8 +310,12 @@ class Feeder {
     const void* last_nl = memrchr(buf + first, '\n', n - first);
     if (last_nl && static_cast<const char*>(last_nl) == buf + n - 1) return;
     size_t line_start = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf) + 1 : first;
+    // A few KB hold the rest of almost every line; reading up to the longest
+    // line at once copied a quarter as much again as a 256 KB chunk.
+    size_t step = 4096;
     while (n - line_start < overlong_head(max_line)) {
-      size_t room = std::min(line_start + overlong_head(max_line) - n, slot.capacity - n);
+      size_t room = std::min({step, line_start + overlong_head(max_line) - n, slot.capacity - n});
+      step *= 2;
       ssize_t r = pread_retry(fd, buf + n, room, from + static_cast<off_t>(n));
       if (r < 0) return fail(slot.input, errno);
       if (r == 0) break;

@@ -172,6 +172,9 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
   // lines longer than the cap, and a cap hit exactly.
   content += "\r\n\n" + std::string(300, 'x') + "\ngpu01:1:1 [0] NCCL INFO " + std::string(200, 'y') + "\r\n";
   content += std::string(100, 'z') + "\r\n" + std::string(99, 'w') + "\r\n";
+  // A line's rest past a seam is read a few KB at a time: lines longer than
+  // one step, than several, and than the default cap.
+  content += "gpu01:1:1 [0] NCCL INFO " + std::string(10000, 'v') + "\n" + std::string(70000, 'u') + "\n";
   content += "gpu01:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0\n";
   // `Last error:` takes the next line, whatever it is, even across a seam.
   for (int i = 0; i < 3; ++i) {
