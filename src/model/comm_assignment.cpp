@@ -14,6 +14,10 @@ namespace {
 // edge is moved a bounded number of times.
 constexpr size_t kMergeRecords = size_t{1} << 18;
 
+// A communicator with this many connection records waiting gets room for
+// all it will have (see store()).
+constexpr size_t kRecordsBeforeReserve = size_t{1} << 12;
+
 // The most tree entries reserved ahead (32 MB); more grow as they come.
 constexpr size_t kMaxReservedTrees = size_t{1} << 20;
 
@@ -220,10 +224,11 @@ void ModelBuilder::store(size_t comm_index, Process& p, uint32_t own_rank, Scope
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, ConnectionRecord>) {
           if (comm.synthetic) comm.rank(std::max(v.sender, v.receiver));
-          if (comm.records.capacity() == 0) {
-            // Room for each rank's send and receive line on every channel (as
-            // many as a Trees line has entries) at once: growing by doubling
-            // copied them several times, into memory never touched before.
+          if (comm.records.size() == kRecordsBeforeReserve) {
+            // A large job: room for each rank's send and receive line on every
+            // channel (as many as a Trees line has entries) at once, as growing
+            // by doubling copied them several times, into memory never touched
+            // before. An excerpt of a large job stops short of this.
             comm.records.reserve(std::min(kMergeRecords, size_t{std::max(comm.nranks, 1u)} * 2 * trees_per_line_));
           }
           comm.records.push_back(v);

@@ -60,6 +60,9 @@ size_t sole_marker(const ByteMarks& marks, const char* base, size_t from, size_t
   return n - 1 - from;
 }
 
+// `h:1:1 [0] NCCL INFO ` and a word.
+constexpr size_t kShortestItemLine = 24;
+
 void parse_chunk(Slot& slot, size_t max_line) {
   ParsedLines& out = slot.parsed;
   out.clear();
@@ -74,8 +77,10 @@ void parse_chunk(Slot& slot, size_t max_line) {
   for (size_t start = 0; start < size;) {
     if (out.items.size() == out.items.capacity()) {
       // A setup line takes an item: room for every line left at once, not
-      // by doubling, which could leave twice the room a chunk needs.
-      size_t more = marks.newlines(start) + 1;
+      // by doubling, which could leave twice the room a chunk needs. No
+      // setup line is shorter than kShortestItemLine: a chunk of short
+      // lines grows as it needs.
+      size_t more = std::min(marks.newlines(start), (size - start) / kShortestItemLine) + 1;
       out.items.reserve(out.items.size() + more + more / 8);
     }
     size_t from = start;
