@@ -88,32 +88,25 @@ std::vector<HostRails> build_rail_map(const JobModel& model, bool unplaced_peers
     rail_of[i] = static_cast<uint32_t>(it - rails.begin());
   }
   using Key = std::pair<int, uint32_t>;  // gpu, rail: the order of gpu, net, dev
-  // By host id, a few entries each (its GPUs' rails), searched in place:
-  // two map lookups for each of a large job's links cost more.
-  std::vector<std::vector<std::pair<Key, RailUse>>> per_host(model.hosts.size());
+  std::map<uint32_t, std::map<Key, RailUse>> per_host;
   auto note = [&](const Communicator& comm, uint32_t rank, uint16_t transport, LineRef line) {
     if (transport == kNoTransport || transport >= model.transports.size() || rail_of[transport] == kNoRail) return;
     const Transport& t = model.transports[transport];
     uint32_t host = comm.host_of(rank);
     if (host == kNoHost) return;
-    if (host >= per_host.size()) per_host.resize(size_t{host} + 1);
     const RankInfo& info = comm.ranks[rank];
     int gpu = info.nvml_dev >= 0 ? info.nvml_dev : info.cuda_dev;
-    const Key key{gpu, rail_of[transport]};
-    auto& uses = per_host[host];
-    auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == key; });
-    RailUse* use = it != uses.end() ? &it->second : nullptr;
-    if (!use) {
-      use = &uses.emplace_back(key, RailUse{}).second;
-      use->gpu = gpu;
-      use->bus_id = info.bus_id;
-      use->net = t.net_name;
-      use->dev = t.net_dev;
-      use->nic = nic_name(model, host, t.net_name, t.net_dev);
+    RailUse& use = per_host[host][Key{gpu, rail_of[transport]}];
+    if (use.connections == 0) {
+      use.gpu = gpu;
+      use.bus_id = info.bus_id;
+      use.net = t.net_name;
+      use.dev = t.net_dev;
+      use.nic = nic_name(model, host, t.net_name, t.net_dev);
     }
-    ++use->connections;
-    use->pxn |= t.proxy_rank >= 0;
-    if (use->lines.size() < 4) use->lines.push_back(line);
+    ++use.connections;
+    use.pxn |= t.proxy_rank >= 0;
+    if (use.lines.size() < 4) use.lines.push_back(line);
   };
   // A NET link whose peer the log cannot place (one host's output) crosses
   // hosts, as the transport rules count it, unless the log shows NET inside
@@ -139,10 +132,7 @@ std::vector<HostRails> build_rail_map(const JobModel& model, bool unplaced_peers
   }
   std::vector<HostRails> out;
   std::vector<bool> partial = hosts_seen_in_part(model);
-  for (uint32_t host = 0; host < per_host.size(); ++host) {
-    auto& uses = per_host[host];
-    if (uses.empty()) continue;
-    std::sort(uses.begin(), uses.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [host, uses] : per_host) {
     HostRails h;
     h.host = host;
     for (auto& [key, use] : uses) h.uses.push_back(std::move(use));
