@@ -91,7 +91,7 @@ void ByteMarks::scan(const char* data, size_t n) {
 
 namespace {
 
-size_t count_bits(const uint64_t* words, size_t n) {
+size_t count_bits_portable(const uint64_t* words, size_t n) {
   size_t count = 0;
   for (size_t w = 0; w < n; ++w) count += static_cast<size_t>(std::popcount(words[w]));
   return count;
@@ -107,29 +107,25 @@ __attribute__((target("popcnt"))) size_t count_bits_popcnt(const uint64_t* words
 }
 #endif
 
+size_t count_bits(const uint64_t* words, size_t n) {
+#ifdef ND_HAVE_AVX2
+  if (use_avx2()) return count_bits_popcnt(words, n);
+#endif
+  return count_bits_portable(words, n);
+}
+
 }  // namespace
 
 size_t ByteMarks::newlines(size_t from) const {
   if (from >= size_) return 0;
-  // The arrays keep their size across scans: only the words of this one count.
+  // The arrays keep their size across scans: only the bits of [from, size_) count.
   const size_t first = from / 64;
-  const size_t full = size_ / 64;
-  auto in_range = [&](size_t w) {
-    uint64_t word = newline_[w];
-    if (w == first) word &= ~uint64_t{0} << (from % 64);
-    if (w == full) word &= (uint64_t{1} << (size_ % 64)) - 1;
-    return word;
-  };
-  if (first == full) return static_cast<size_t>(std::popcount(in_range(first)));
-  size_t count = static_cast<size_t>(std::popcount(in_range(first)));
-#ifdef ND_HAVE_AVX2
-  count += use_avx2() ? count_bits_popcnt(newline_.data() + first + 1, full - first - 1)
-                      : count_bits(newline_.data() + first + 1, full - first - 1);
-#else
-  count += count_bits(newline_.data() + first + 1, full - first - 1);
-#endif
-  if (size_ % 64) count += static_cast<size_t>(std::popcount(in_range(full)));
-  return count;
+  const size_t last = (size_ - 1) / 64;
+  const uint64_t head = newline_[first] & (~uint64_t{0} << (from % 64));
+  const uint64_t tail_mask = size_ % 64 ? (uint64_t{1} << (size_ % 64)) - 1 : ~uint64_t{0};
+  if (first == last) return static_cast<size_t>(std::popcount(head & tail_mask));
+  return static_cast<size_t>(std::popcount(head)) + count_bits(newline_.data() + first + 1, last - first - 1) +
+         static_cast<size_t>(std::popcount(newline_[last] & tail_mask));
 }
 
 void ByteMarks::scan_portable(const char* data, size_t n) {
