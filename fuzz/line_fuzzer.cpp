@@ -2,7 +2,7 @@
 // control-byte and launcher-envelope strippers, the header scanner and the
 // classifier, and the whole input through the model builder, line by line and
 // in parallel chunks. Checks the invariants the fast paths rely on:
-//  - the hand connection matcher agrees with its RE2 row,
+//  - the hand matchers agree with their RE2 rows,
 //  - header payloads and envelopes are views inside their line,
 //  - the forward COLL header reader agrees with the backward one, the
 //    forward Trees reader with the general one, and the vectorised byte
@@ -39,6 +39,24 @@ void require(bool ok, const char* what) {
 
 bool inside(std::string_view part, std::string_view whole) {
   return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
+}
+
+// A hand matcher's groups against its RE2 row's: the same text at the same
+// place, and the same groups taking no part.
+bool same_groups(std::string_view msg, nd::PatternKind kind, bool whole, bool matched,
+                 std::initializer_list<std::string_view> groups) {
+  const RE2& re = nd::pattern(kind);
+  re2::StringPiece g[8];
+  size_t n = groups.size();
+  bool re2_matched = re.Match(re2::StringPiece(msg.data(), msg.size()), 0, msg.size(),
+                              whole ? RE2::ANCHOR_BOTH : RE2::UNANCHORED, g, static_cast<int>(n) + 1);
+  if (matched != re2_matched) return false;
+  size_t i = 1;
+  for (std::string_view v : groups) {
+    if (matched && (v.data() != g[i].data() || v.size() != g[i].size())) return false;
+    ++i;
+  }
+  return true;
 }
 
 // Where a forward header reader answers, the line has the envelope it gives
@@ -124,6 +142,26 @@ void one_line(std::string_view line) {
                               nd::pattern(nd::PatternKind::UsingNetwork), &net);
       require(by_hand == by_re2 && (!by_hand || name == std::string_view(net.data(), net.size())),
               "Using network matcher and RE2 disagree");
+    }
+    {
+      std::string_view m = h.payload, a, b;
+      bool ok = nd::match_version(m, a, b);
+      require(same_groups(m, nd::PatternKind::Version, false, ok, {a, b}), "version matcher and RE2 disagree");
+      ok = nd::match_cuda_driver(m, a);
+      require(same_groups(m, nd::PatternKind::CudaDriver, false, ok, {a}), "driver matcher and RE2 disagree");
+      nd::CommShapeCaptures c;
+      ok = nd::match_comm_shape(m, c);
+      require(same_groups(m, nd::PatternKind::CommShape, false, ok,
+                          {c.comm, c.rank, c.nranks, c.nnodes, c.local_ranks, c.local_rank}),
+              "comm shape matcher and RE2 disagree");
+      nd::GraphRingCaptures r;
+      ok = nd::match_graph_ring(m, r);
+      require(same_groups(m, nd::PatternKind::GraphRing, true, ok, {r.channel, r.prev, r.me, r.next}),
+              "graph ring matcher and RE2 disagree");
+      nd::RingListingCaptures l;
+      ok = nd::match_ring_listing(m, l);
+      require(same_groups(m, nd::PatternKind::RingListing, true, ok, {l.channel, l.count, l.ranks, l.dots}),
+              "ring listing matcher and RE2 disagree");
     }
     auto devices = nd::parse_net_devices(h.payload);
     auto devices_re2 = nd::parse_net_devices_re2(h.payload);

@@ -503,3 +503,177 @@ bool match_init_re2(std::string_view message, InitCaptures& out) {
 }
 
 }  // namespace nd
+
+namespace nd {
+namespace {
+
+// `\d+` from `pos`, longest: its end, or npos when there is no digit.
+size_t digits_end(std::string_view s, size_t pos) {
+  size_t end = pos;
+  while (end < s.size() && is_digit(s[end])) ++end;
+  return end > pos ? end : std::string_view::npos;
+}
+
+// `-?\d+` from `pos`: a sign is only taken before digits.
+size_t signed_digits_end(std::string_view s, size_t pos) {
+  return digits_end(s, pos < s.size() && s[pos] == '-' ? pos + 1 : pos);
+}
+
+bool literal_at(std::string_view s, size_t pos, std::string_view lit) { return s.substr(pos, lit.size()) == lit; }
+
+// `\s*$` from `pos`.
+bool only_space_from(std::string_view s, size_t pos) {
+  for (; pos < s.size(); ++pos) {
+    if (!is_re2_space(s[pos])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool match_version(std::string_view m, std::string_view& version, std::string_view& cuda) {
+  version = cuda = {};
+  constexpr std::string_view kLead = "NCCL version ";
+  if (!m.starts_with(kLead)) return false;
+  // `(\d+\.\d+\.\d+)`: no digit run can give way to a dot.
+  size_t pos = kLead.size();
+  for (int part = 0; part < 3; ++part) {
+    if (part > 0) {
+      if (pos >= m.size() || m[pos] != '.') return false;
+      ++pos;
+    }
+    pos = digits_end(m, pos);
+    if (pos == std::string_view::npos) return false;
+  }
+  version = m.substr(kLead.size(), pos - kLead.size());
+  // `[^+\s]*` stops at the only byte `(?:\+cuda...)?` can start with.
+  while (pos < m.size() && m[pos] != '+' && !is_re2_space(m[pos])) ++pos;
+  if (literal_at(m, pos, "+cuda")) {
+    size_t from = pos + 5;
+    size_t end = digits_end(m, from);
+    if (end != std::string_view::npos) {
+      if (end < m.size() && m[end] == '.') {
+        size_t minor = digits_end(m, end + 1);
+        if (minor != std::string_view::npos) end = minor;
+      }
+      cuda = m.substr(from, end - from);
+    }
+  }
+  return true;
+}
+
+bool match_cuda_driver(std::string_view m, std::string_view& version) {
+  version = {};
+  constexpr std::string_view kLead = "cudaDriverVersion ";
+  if (!m.starts_with(kLead)) return false;
+  size_t end = digits_end(m, kLead.size());
+  if (end == std::string_view::npos) return false;
+  version = m.substr(kLead.size(), end - kLead.size());
+  return true;
+}
+
+bool match_comm_shape(std::string_view m, CommShapeCaptures& out) {
+  out = {};
+  if (!m.starts_with("comm ")) return false;
+  // `(\S+)` then a space: no shorter token is followed by one.
+  size_t pos = 5;
+  size_t end = pos;
+  while (end < m.size() && !is_re2_space(m[end])) ++end;
+  if (end == pos) return false;
+  out.comm = m.substr(pos, end - pos);
+  pos = end;
+  struct Field {
+    std::string_view key;
+    std::string_view* value;
+  };
+  const Field fields[] = {{" rank ", &out.rank},           {" nRanks ", &out.nranks},
+                          {" nNodes ", &out.nnodes},       {" localRanks ", &out.local_ranks},
+                          {" localRank ", &out.local_rank}};
+  for (const Field& f : fields) {
+    if (!literal_at(m, pos, f.key)) return false;
+    pos += f.key.size();
+    end = digits_end(m, pos);
+    if (end == std::string_view::npos) return false;
+    *f.value = m.substr(pos, end - pos);
+    pos = end;
+  }
+  return true;
+}
+
+bool match_graph_ring(std::string_view m, GraphRingCaptures& out) {
+  out = {};
+  if (!m.starts_with("Ring ")) return false;
+  size_t pos = 5;
+  size_t end = digits_end(m, pos);
+  if (end == std::string_view::npos) return false;
+  out.channel = m.substr(pos, end - pos);
+  pos = end;
+  std::string_view* ranks[] = {&out.prev, &out.me, &out.next};
+  for (size_t i = 0; i < 3; ++i) {
+    std::string_view sep = i == 0 ? " : " : " -> ";
+    if (!literal_at(m, pos, sep)) return false;
+    pos += sep.size();
+    end = signed_digits_end(m, pos);
+    if (end == std::string_view::npos) return false;
+    *ranks[i] = m.substr(pos, end - pos);
+    pos = end;
+  }
+  if (only_space_from(m, pos)) return true;
+  out = {};
+  return false;
+}
+
+bool match_ring_listing(std::string_view m, RingListingCaptures& out) {
+  out = {};
+  size_t pos;
+  if (m.starts_with("Channel ")) {
+    pos = 8;
+  } else if (m.starts_with("Ring ")) {
+    pos = 5;
+  } else {
+    return false;
+  }
+  size_t end = digits_end(m, pos);
+  if (end == std::string_view::npos) return false;
+  out.channel = m.substr(pos, end - pos);
+  pos = end;
+  // `(?:/(\d+))?`: taken when digits follow the slash, else ` :` must come.
+  if (pos < m.size() && m[pos] == '/') {
+    end = digits_end(m, pos + 1);
+    if (end != std::string_view::npos) {
+      out.count = m.substr(pos + 1, end - pos - 1);
+      pos = end;
+    }
+  }
+  if (!literal_at(m, pos, " :")) {
+    out = {};
+    return false;
+  }
+  pos += 2;
+  // `((?: +\d+)*)`: spaces count only before digits; a digit run is taken
+  // whole (nothing after it may start with a digit).
+  size_t ranks_from = pos;
+  size_t ranks_end = pos;
+  while (true) {
+    size_t spaces = ranks_end;
+    while (spaces < m.size() && m[spaces] == ' ') ++spaces;
+    if (spaces == ranks_end) break;
+    end = digits_end(m, spaces);
+    if (end == std::string_view::npos) break;
+    ranks_end = end;
+  }
+  out.ranks = m.substr(ranks_from, ranks_end - ranks_from);
+  // `( *\.\.\.)?\s*$`
+  pos = ranks_end;
+  size_t dots = pos;
+  while (dots < m.size() && m[dots] == ' ') ++dots;
+  if (literal_at(m, dots, "...") && only_space_from(m, dots + 3)) {
+    out.dots = m.substr(pos, dots + 3 - pos);
+    return true;
+  }
+  if (only_space_from(m, pos)) return true;
+  out = {};
+  return false;
+}
+
+}  // namespace nd

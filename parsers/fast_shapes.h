@@ -84,4 +84,38 @@ bool match_net_using(std::string_view message, std::string_view& name, std::stri
 // `Using network <name>`, trailing whitespace trimmed (PatternKind::UsingNetwork).
 bool match_using_network(std::string_view message, std::string_view& name);
 
+// The shapes that almost every log holds a few of. Compiling their RE2 rows
+// was a fifth of the instructions of checking a short log; each matcher
+// gives its row's capture groups (an absent optional group is a null view),
+// held to it by differential tests and the line fuzzer.
+
+// `NCCL version 2.18.3[suffix][+cuda12.2]` at the start (PatternKind::Version,
+// PartialMatch): the version and the CUDA version, null when absent.
+bool match_version(std::string_view message, std::string_view& version, std::string_view& cuda);
+
+// `cudaDriverVersion 12040` at the start (PatternKind::CudaDriver, PartialMatch).
+bool match_cuda_driver(std::string_view message, std::string_view& version);
+
+// `comm PTR rank R nRanks N nNodes M localRanks L localRank K` at the start
+// (PatternKind::CommShape, PartialMatch).
+struct CommShapeCaptures {
+  std::string_view comm, rank, nranks, nnodes, local_ranks, local_rank;
+};
+bool match_comm_shape(std::string_view message, CommShapeCaptures& out);
+
+// `Ring NN : prev -> me -> next`, the whole message (PatternKind::GraphRing,
+// FullMatch).
+struct GraphRingCaptures {
+  std::string_view channel, prev, me, next;
+};
+bool match_graph_ring(std::string_view message, GraphRingCaptures& out);
+
+// `Channel|Ring NN[/k] :` and the ranks, up to a `...` that cut them, the
+// whole message (PatternKind::RingListing, FullMatch). `ranks` always takes
+// part: when empty, it sits just after the colon.
+struct RingListingCaptures {
+  std::string_view channel, count, ranks, dots;
+};
+bool match_ring_listing(std::string_view message, RingListingCaptures& out);
+
 }  // namespace nd

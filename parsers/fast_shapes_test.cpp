@@ -369,3 +369,149 @@ TEST_CASE("ND_SIMD picks the code the 64-byte scans run") {
     CHECK((running == "avx2" || running == "sse2" || running == "scalar"));
   }
 }
+
+namespace {
+
+// Each capture group as <offset:text>, or <-> when it took no part.
+std::string describe_groups(std::string_view msg, std::initializer_list<std::string_view> groups) {
+  std::string s;
+  for (std::string_view g : groups) {
+    s += g.data() == nullptr ? "<->" : "<" + std::to_string(g.data() - msg.data()) + ":" + std::string(g) + ">";
+  }
+  return s;
+}
+
+std::string re2_groups(PatternKind kind, bool whole, std::string_view msg) {
+  const RE2& re = pattern(kind);
+  int n = re.NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> g(static_cast<size_t>(n) + 1);
+  if (!re.Match(re2::StringPiece(msg.data(), msg.size()), 0, msg.size(), whole ? RE2::ANCHOR_BOTH : RE2::UNANCHORED,
+                g.data(), n + 1)) {
+    return "no match";
+  }
+  std::string s;
+  for (int i = 1; i <= n; ++i) {
+    const re2::StringPiece& p = g[static_cast<size_t>(i)];
+    s += p.data() == nullptr ? "<->" : "<" + std::to_string(p.data() - msg.data()) + ":" + std::string(p.data(), p.size()) + ">";
+  }
+  return s;
+}
+
+// How many of the five shapes `msg` holds, checking each against its row.
+int check_same_common_shapes(const std::string& msg) {
+  INFO("message: " << msg);
+  int matched = 0;
+  std::string_view a, b;
+  bool ok = match_version(msg, a, b);
+  matched += ok;
+  CHECK((ok ? describe_groups(msg, {a, b}) : "no match") == re2_groups(PatternKind::Version, false, msg));
+  ok = match_cuda_driver(msg, a);
+  matched += ok;
+  CHECK((ok ? describe_groups(msg, {a}) : "no match") == re2_groups(PatternKind::CudaDriver, false, msg));
+  CommShapeCaptures shape;
+  ok = match_comm_shape(msg, shape);
+  matched += ok;
+  CHECK((ok ? describe_groups(msg, {shape.comm, shape.rank, shape.nranks, shape.nnodes, shape.local_ranks,
+                                    shape.local_rank})
+            : "no match") == re2_groups(PatternKind::CommShape, false, msg));
+  GraphRingCaptures ring;
+  ok = match_graph_ring(msg, ring);
+  matched += ok;
+  CHECK((ok ? describe_groups(msg, {ring.channel, ring.prev, ring.me, ring.next}) : "no match") ==
+        re2_groups(PatternKind::GraphRing, true, msg));
+  RingListingCaptures listing;
+  ok = match_ring_listing(msg, listing);
+  matched += ok;
+  CHECK((ok ? describe_groups(msg, {listing.channel, listing.count, listing.ranks, listing.dots}) : "no match") ==
+        re2_groups(PatternKind::RingListing, true, msg));
+  return matched;
+}
+
+}  // namespace
+
+TEST_CASE("the version, driver, comm shape, graph ring and ring listing matchers agree with their RE2 rows") {
+  std::vector<std::string> seeds;
+  for (const auto& p : labelled_payloads()) {
+    if (check_same_common_shapes(p) > 0) seeds.push_back(p);
+  }
+  CHECK(seeds.size() >= 10);
+  const std::vector<std::string> cases = {
+      // Version: 2.4+ banners, suffixes, CUDA with and without a minor.
+      "NCCL version 2.18.3+cuda12.2",
+      "NCCL version 2.4.8+cuda10.1",
+      "NCCL version 2.21.5+cuda12.4 extra",
+      "NCCL version 2.19.3-1+cuda12.3",
+      "NCCL version 2.7.8nv+cuda11",
+      "NCCL version 2.7.8+cuda",
+      "NCCL version 2.7.8+cuda.1",
+      "NCCL version 2.7.8+cuda11.",
+      "NCCL version 2.7.8++cuda11.0",
+      "NCCL version 2.7.8 +cuda11.0",
+      "NCCL version 2.7.8\t+cuda11.0",
+      "NCCL version 2.7.8\v+cuda11.0",
+      "NCCL version 2.7",
+      "NCCL version 2..8",
+      "NCCL version .2.7.8",
+      "NCCL version  2.7.8",
+      "NCCL version 2.7.8",
+      // Driver.
+      "cudaDriverVersion 12040",
+      "cudaDriverVersion 12040x",
+      "cudaDriverVersion -1",
+      "cudaDriverVersion ",
+      "cudaDriverVersion  12040",
+      // Comm shape, 2.9+.
+      "comm 0x55d7845cef50 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0",
+      "comm 0x5 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0",
+      "comm 0x5 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank",
+      "comm 0x5 rank 0 nRanks 8 nNodes 2 localRanks 4 localRanks 0",
+      "comm 0x5\v rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0",
+      "comm 0x5\t rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0",
+      "comm  rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0",
+      "comm 0x5 rank -1 nRanks 8 nNodes 2 localRanks 4 localRank 0",
+      "comm 0x5 rank 0 nranks 8 nNodes 2 localRanks 4 localRank 0",
+      // Graph ring, 2.10+.
+      "Ring 00 : 7 -> 0 -> 1",
+      "Ring 03 : -1 -> 0 -> -1 ",
+      "Ring 03 : -1 -> 0 -> -1\r",
+      "Ring 03 : -1 -> 0 -> -1 x",
+      "Ring 03 : --1 -> 0 -> 1",
+      "Ring 03 : - -> 0 -> 1",
+      "Ring 03 : 1 -> 0 -> 1 -> 2",
+      "Ring 03 :  1 -> 0 -> 1",
+      "Ring : 1 -> 0 -> 1",
+      "Ring 03 : 1 -> 0 ->",
+      // Ring listing, 2.4-2.22 slots and 2.23+ compact ones, cut by `...`.
+      "Channel 00/02 :    0   1   2   3",
+      "Channel 00/32 :    0   1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19",
+      "Channel 01/24 : 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 3...",
+      "Channel 01/24 : 0 1 2 3 ...",
+      "Channel 01/24 : 0 1 2 3 ... ",
+      "Channel 01/24 : 0 1 2 3 ...x",
+      "Channel 01/24 : 0 1 2 3 ....",
+      "Channel 01/24 : 0 1 2 3 .. ",
+      "Channel 01/24 :...",
+      "Channel 01/24 :",
+      "Channel 01/24 :   ",
+      "Channel 01/24 : \t",
+      "Channel 01/ : 0 1",
+      "Channel 01/x : 0 1",
+      "Channel 01 : 0 1",
+      "Channel 01/2: 0 1",
+      "Channel 01/2 : 0 1x",
+      "Channel 01/2 : 0\t1",
+      "Channel 01/2 : 0 -1",
+      "Ring 00 :    0   1",
+      "Ring 00 : 7 -> 0 -> 1",
+      "",
+      "Channel ",
+  };
+  for (const auto& c : cases) {
+    check_same_common_shapes(c);
+    seeds.push_back(c);
+  }
+  const std::string alphabet = " ./-+>:0123456789x\t\r\n\f\v\xff" "NCCLversioncudaDriverVersioncommranknRanksnNodes"
+                               "localRanksRingChannel...";
+  std::mt19937 rng(20261205);
+  for (int i = 0; i < 50000; ++i) check_same_common_shapes(mutated(seeds[rng() % seeds.size()], alphabet, rng));
+}

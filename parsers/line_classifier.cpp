@@ -212,21 +212,18 @@ bool in_four_byte_slots(const std::vector<size_t>& token_ends) {
 }
 
 Event parse_ring_listing(std::string_view msg) {
-  StringPiece channel, count, ranks, dots;
-  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::RingListing), &channel,
-                      &count, &ranks, &dots)) {
-    return UnknownEvent{};
-  }
+  RingListingCaptures g;
+  if (!match_ring_listing(msg, g)) return UnknownEvent{};
   RingListingEvent ev;
-  auto ch = parse_u32(sv(channel));
+  auto ch = parse_u32(g.channel);
   if (!ch || *ch >= kMaxChannels) return MalformedEvent{"channel out of range"};
   ev.channel = *ch;
-  if (!count.empty()) {
-    auto c = parse_u32(sv(count));
+  if (!g.count.empty()) {
+    auto c = parse_u32(g.count);
     if (!c || *c > kMaxChannels) return MalformedEvent{"channel count out of range"};
     ev.channel_count = *c;
   }
-  std::string_view list = sv(ranks);
+  std::string_view list = g.ranks;
   std::vector<size_t> token_ends;  // offsets after the colon
   size_t pos = 0;
   while (pos < list.size()) {
@@ -241,10 +238,10 @@ Event parse_ring_listing(std::string_view msg) {
     }
     pos = end;
   }
-  bool cut_by_dots = !dots.empty();
+  bool cut_by_dots = !g.dots.empty();
   // `... 1021 10...`: the dots overwrote the rest of the last number.
-  if (cut_by_dots && dots.data()[0] == '.' && !ev.ranks.empty()) ev.ranks.pop_back();
-  size_t used = static_cast<size_t>((list.data() + list.size()) - msg.data()) + dots.size();
+  if (cut_by_dots && g.dots[0] == '.' && !ev.ranks.empty()) ev.ranks.pop_back();
+  size_t used = static_cast<size_t>((list.data() + list.size()) - msg.data()) + g.dots.size();
   ev.four_byte_slots = in_four_byte_slots(token_ends);
   ev.truncated = cut_by_dots || used >= kCompactListingLimit ||
                  (ev.four_byte_slots && ev.ranks.size() >= kSlotListingCap);
@@ -252,15 +249,12 @@ Event parse_ring_listing(std::string_view msg) {
 }
 
 Event parse_graph_ring(std::string_view msg) {
-  StringPiece channel, prev, me, next;
-  if (!RE2::FullMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::GraphRing), &channel, &prev,
-                      &me, &next)) {
-    return UnknownEvent{};
-  }
-  auto ch = parse_u32(sv(channel));
-  auto p = parse_i64(sv(prev));
-  auto m = parse_i64(sv(me));
-  auto n = parse_i64(sv(next));
+  GraphRingCaptures g;
+  if (!match_graph_ring(msg, g)) return UnknownEvent{};
+  auto ch = parse_u32(g.channel);
+  auto p = parse_i64(g.prev);
+  auto m = parse_i64(g.me);
+  auto n = parse_i64(g.next);
   if (!ch || !p || !m || !n || *ch >= kMaxChannels || *m < 0 || *m >= kMaxRanks || *p >= kMaxRanks ||
       *n >= kMaxRanks || *p < -1 || *n < -1) {
     return MalformedEvent{"rank or channel out of range"};
@@ -290,19 +284,16 @@ Event parse_init(std::string_view msg) {
 }
 
 Event parse_comm_shape(std::string_view msg) {
-  StringPiece comm, rank, nranks, nnodes, local_ranks, local_rank;
-  if (!RE2::PartialMatch(StringPiece(msg.data(), msg.size()), pattern(PatternKind::CommShape), &comm, &rank,
-                         &nranks, &nnodes, &local_ranks, &local_rank)) {
-    return UnknownEvent{};
-  }
-  auto r = parse_u32(sv(rank));
-  auto n = parse_u32(sv(nranks));
-  auto nn = parse_u32(sv(nnodes));
-  auto lr = parse_u32(sv(local_ranks));
+  CommShapeCaptures g;
+  if (!match_comm_shape(msg, g)) return UnknownEvent{};
+  auto r = parse_u32(g.rank);
+  auto n = parse_u32(g.nranks);
+  auto nn = parse_u32(g.nnodes);
+  auto lr = parse_u32(g.local_ranks);
   if (!r || !n || !nn || !lr || *n > kMaxRanks || *nn > *n || *r >= *n) {
     return MalformedEvent{"rank counts out of range"};
   }
-  return CommShapeEvent{sv(comm), *r, *n, *nn, *lr};
+  return CommShapeEvent{g.comm, *r, *n, *nn, *lr};
 }
 
 Event parse_affinity(std::string_view msg) {
@@ -630,10 +621,9 @@ Event classify_message(std::string_view msg) {
       }
       break;
     case 'N': {
+      std::string_view version, cuda;
+      if (match_version(msg, version, cuda)) return VersionEvent{version, cuda};
       StringPiece a, b;
-      if (msg.starts_with("NCCL version ") && partial(msg, PatternKind::Version, &a, &b)) {
-        return VersionEvent{sv(a), sv(b)};
-      }
       if (msg.starts_with("NCCL_")) {
         if (full(msg, PatternKind::EnvSetByEnvironment, &a, &b) || full(msg, PatternKind::EnvSetTo, &a, &b)) {
           std::string_view value = sv(b);
@@ -675,9 +665,9 @@ Event classify_message(std::string_view msg) {
       break;
     }
     case 'c': {
-      StringPiece a;
-      if (msg.starts_with("cudaDriverVersion ") && partial(msg, PatternKind::CudaDriver, &a)) {
-        auto v = parse_u32(sv(a));
+      std::string_view driver;
+      if (match_cuda_driver(msg, driver)) {
+        auto v = parse_u32(driver);
         if (!v) return MalformedEvent{"driver version out of range"};
         return CudaDriverEvent{*v};
       }
