@@ -144,11 +144,12 @@ void one_line(std::string_view line) {
               "Using network matcher and RE2 disagree");
     }
     {
-      std::string_view m = h.payload, a, b;
-      bool ok = nd::match_version(m, a, b);
-      require(same_groups(m, nd::PatternKind::Version, false, ok, {a, b}), "version matcher and RE2 disagree");
-      ok = nd::match_cuda_driver(m, a);
-      require(same_groups(m, nd::PatternKind::CudaDriver, false, ok, {a}), "driver matcher and RE2 disagree");
+      std::string_view m = h.payload, version, cuda;
+      bool ok = nd::match_version(m, version, cuda);
+      require(same_groups(m, nd::PatternKind::Version, false, ok, {version, cuda}),
+              "version matcher and RE2 disagree");
+      ok = nd::match_cuda_driver(m, version);
+      require(same_groups(m, nd::PatternKind::CudaDriver, false, ok, {version}), "driver matcher and RE2 disagree");
       nd::CommShapeCaptures c;
       ok = nd::match_comm_shape(m, c);
       require(same_groups(m, nd::PatternKind::CommShape, false, ok,
