@@ -81,12 +81,22 @@ void ByteMarks::resize(size_t n) {
   }
 }
 
+void ByteMarks::note_control() {
+  uint64_t any = 0;
+  for (size_t w = 0, words = (size_ + 63) / 64; w < words; ++w) any |= control_[w];
+  any_control_ = any != 0;
+}
+
 void ByteMarks::scan(const char* data, size_t n) {
   resize(n);
 #ifdef ND_HAVE_AVX2
-  if (use_avx2()) return scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
+  if (use_avx2()) {
+    scan_with(scan_words_avx2, data, n, newline_.data(), capital_n_.data(), control_.data());
+    return note_control();
+  }
 #endif
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
+  note_control();
 }
 
 namespace {
@@ -131,6 +141,7 @@ size_t ByteMarks::newlines(size_t from) const {
 void ByteMarks::scan_portable(const char* data, size_t n) {
   resize(n);
   scan_with(scan_words_portable, data, n, newline_.data(), capital_n_.data(), control_.data());
+  note_control();
 }
 
 std::string_view ByteMarks::implementation() {

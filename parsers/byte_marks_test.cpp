@@ -70,3 +70,19 @@ TEST_CASE("byte marks agree with a byte loop on random bytes at every alignment"
     CHECK(ByteMarks::implementation() == "portable");
   }
 }
+
+TEST_CASE("byte marks tell control bytes after a block that held none, and none after one that held some") {
+  for (bool portable : {false, true}) {
+    ByteMarks marks;
+    auto scan = [&](const std::string& s) {
+      portable ? marks.scan_portable(s.data(), s.size()) : marks.scan(s.data(), s.size());
+    };
+    scan("gpu01:1:1 [0] NCCL INFO a\n");
+    CHECK_FALSE(marks.has_control(0, marks.size()));
+    scan("gpu01:1:1 [0] NCCL INFO\tb\n");
+    CHECK(marks.has_control(0, marks.size()));
+    CHECK_FALSE(marks.has_control(0, 23));
+    scan("gpu01:1:1 [0] NCCL INFO c\n");
+    CHECK_FALSE(marks.has_control(0, marks.size()));
+  }
+}
