@@ -45,8 +45,35 @@ class Cursor {
     out = {};
     return true;
   }
+  // `-?\d+`: a sign is only taken before digits.
+  bool signed_digits(std::string_view& out) {
+    size_t start = pos_;
+    if (peek('-')) ++pos_;
+    std::string_view digits;
+    if (!span(is_digit, digits)) {
+      pos_ = start;
+      return false;
+    }
+    out = since(start);
+    return true;
+  }
+  // Zero or more characters of a class.
+  template <typename Pred>
+  void skip(Pred pred) {
+    while (pos_ < s_.size() && pred(s_[pos_])) ++pos_;
+  }
+  // `\s*$`
+  bool only_space_left() const {
+    for (size_t i = pos_; i < s_.size(); ++i) {
+      if (!is_re2_space(s_[i])) return false;
+    }
+    return true;
+  }
+  std::string_view since(size_t start) const { return s_.substr(start, pos_ - start); }
   std::string_view rest() const { return s_.substr(pos_); }
   size_t pos() const { return pos_; }
+  // Steps back to a position taken from pos(), where an optional part failed.
+  void seek(size_t pos) { pos_ = pos; }
 
  private:
   std::string_view s_;
@@ -522,56 +549,31 @@ bool match_init_re2(std::string_view message, InitCaptures& out) {
 namespace nd {
 namespace {
 
-// `\d+` from `pos`, longest: its end, or npos when there is no digit.
-size_t digits_end(std::string_view s, size_t pos) {
-  size_t end = pos;
-  while (end < s.size() && is_digit(s[end])) ++end;
-  return end > pos ? end : std::string_view::npos;
-}
-
-// `-?\d+` from `pos`: a sign is only taken before digits.
-size_t signed_digits_end(std::string_view s, size_t pos) {
-  return digits_end(s, pos < s.size() && s[pos] == '-' ? pos + 1 : pos);
-}
-
-bool literal_at(std::string_view s, size_t pos, std::string_view lit) { return s.substr(pos, lit.size()) == lit; }
-
-// `\s*$` from `pos`.
-bool only_space_from(std::string_view s, size_t pos) {
-  for (; pos < s.size(); ++pos) {
-    if (!is_re2_space(s[pos])) return false;
-  }
-  return true;
-}
+bool is_space_char(char c) { return c == ' '; }
+bool is_not_re2_space(char c) { return !is_re2_space(c); }
 
 }  // namespace
 
 bool match_version(std::string_view m, std::string_view& version, std::string_view& cuda) {
   version = cuda = {};
-  constexpr std::string_view kLead = "NCCL version ";
-  if (!m.starts_with(kLead)) return false;
+  Cursor c(m);
+  if (!c.literal("NCCL version ")) return false;
   // `(\d+\.\d+\.\d+)`: no digit run can give way to a dot.
-  size_t pos = kLead.size();
-  for (int part = 0; part < 3; ++part) {
-    if (part > 0) {
-      if (pos >= m.size() || m[pos] != '.') return false;
-      ++pos;
-    }
-    pos = digits_end(m, pos);
-    if (pos == std::string_view::npos) return false;
+  size_t start = c.pos();
+  std::string_view part;
+  if (!c.span(is_digit, part) || !c.literal(".") || !c.span(is_digit, part) || !c.literal(".") ||
+      !c.span(is_digit, part)) {
+    return false;
   }
-  version = m.substr(kLead.size(), pos - kLead.size());
-  // `[^+\s]*` stops at the only byte `(?:\+cuda...)?` can start with.
-  while (pos < m.size() && m[pos] != '+' && !is_re2_space(m[pos])) ++pos;
-  if (literal_at(m, pos, "+cuda")) {
-    size_t from = pos + 5;
-    size_t end = digits_end(m, from);
-    if (end != std::string_view::npos) {
-      if (end < m.size() && m[end] == '.') {
-        size_t minor = digits_end(m, end + 1);
-        if (minor != std::string_view::npos) end = minor;
-      }
-      cuda = m.substr(from, end - from);
+  version = c.since(start);
+  // `[^+\s]*` stops at the only byte `(?:\+cuda(\d+(?:\.\d+)?))?` can start with.
+  c.skip([](char ch) { return ch != '+' && !is_re2_space(ch); });
+  if (c.literal("+cuda")) {
+    size_t from = c.pos();
+    if (c.span(is_digit, part)) {
+      size_t major_end = c.pos();
+      if (!c.literal(".") || !c.span(is_digit, part)) c.seek(major_end);
+      cuda = c.since(from);
     }
   }
   return true;
@@ -579,116 +581,82 @@ bool match_version(std::string_view m, std::string_view& version, std::string_vi
 
 bool match_cuda_driver(std::string_view m, std::string_view& version) {
   version = {};
-  constexpr std::string_view kLead = "cudaDriverVersion ";
-  if (!m.starts_with(kLead)) return false;
-  size_t end = digits_end(m, kLead.size());
-  if (end == std::string_view::npos) return false;
-  version = m.substr(kLead.size(), end - kLead.size());
+  Cursor c(m);
+  std::string_view digits;
+  if (!c.literal("cudaDriverVersion ") || !c.span(is_digit, digits)) return false;
+  version = digits;
   return true;
 }
 
 bool match_comm_shape(std::string_view m, CommShapeCaptures& out) {
   out = {};
-  if (!m.starts_with("comm ")) return false;
+  CommShapeCaptures got;
+  Cursor c(m);
   // `(\S+)` then a space: no shorter token is followed by one.
-  size_t pos = 5;
-  size_t end = pos;
-  while (end < m.size() && !is_re2_space(m[end])) ++end;
-  if (end == pos) return false;
-  out.comm = m.substr(pos, end - pos);
-  pos = end;
+  if (!c.literal("comm ") || !c.span(is_not_re2_space, got.comm)) return false;
   struct Field {
     std::string_view key;
     std::string_view* value;
   };
-  const Field fields[] = {{" rank ", &out.rank},           {" nRanks ", &out.nranks},
-                          {" nNodes ", &out.nnodes},       {" localRanks ", &out.local_ranks},
-                          {" localRank ", &out.local_rank}};
+  const Field fields[] = {{" rank ", &got.rank},           {" nRanks ", &got.nranks},
+                          {" nNodes ", &got.nnodes},       {" localRanks ", &got.local_ranks},
+                          {" localRank ", &got.local_rank}};
   for (const Field& f : fields) {
-    if (!literal_at(m, pos, f.key)) return false;
-    pos += f.key.size();
-    end = digits_end(m, pos);
-    if (end == std::string_view::npos) return false;
-    *f.value = m.substr(pos, end - pos);
-    pos = end;
+    if (!c.literal(f.key) || !c.span(is_digit, *f.value)) return false;
   }
+  out = got;
   return true;
 }
 
 bool match_graph_ring(std::string_view m, GraphRingCaptures& out) {
   out = {};
-  if (!m.starts_with("Ring ")) return false;
-  size_t pos = 5;
-  size_t end = digits_end(m, pos);
-  if (end == std::string_view::npos) return false;
-  out.channel = m.substr(pos, end - pos);
-  pos = end;
-  std::string_view* ranks[] = {&out.prev, &out.me, &out.next};
-  for (size_t i = 0; i < 3; ++i) {
-    std::string_view sep = i == 0 ? " : " : " -> ";
-    if (!literal_at(m, pos, sep)) return false;
-    pos += sep.size();
-    end = signed_digits_end(m, pos);
-    if (end == std::string_view::npos) return false;
-    *ranks[i] = m.substr(pos, end - pos);
-    pos = end;
+  GraphRingCaptures got;
+  Cursor c(m);
+  if (!c.literal("Ring ") || !c.span(is_digit, got.channel) || !c.literal(" : ") || !c.signed_digits(got.prev) ||
+      !c.literal(" -> ") || !c.signed_digits(got.me) || !c.literal(" -> ") || !c.signed_digits(got.next) ||
+      !c.only_space_left()) {
+    return false;
   }
-  if (only_space_from(m, pos)) return true;
-  out = {};
-  return false;
+  out = got;
+  return true;
 }
 
 bool match_ring_listing(std::string_view m, RingListingCaptures& out) {
   out = {};
-  size_t pos;
-  if (m.starts_with("Channel ")) {
-    pos = 8;
-  } else if (m.starts_with("Ring ")) {
-    pos = 5;
-  } else {
-    return false;
-  }
-  size_t end = digits_end(m, pos);
-  if (end == std::string_view::npos) return false;
-  out.channel = m.substr(pos, end - pos);
-  pos = end;
+  RingListingCaptures got;
+  Cursor c(m);
+  if (!c.literal("Channel ") && !c.literal("Ring ")) return false;
+  if (!c.span(is_digit, got.channel)) return false;
   // `(?:/(\d+))?`: taken when digits follow the slash, else ` :` must come.
-  if (pos < m.size() && m[pos] == '/') {
-    end = digits_end(m, pos + 1);
-    if (end != std::string_view::npos) {
-      out.count = m.substr(pos + 1, end - pos - 1);
-      pos = end;
-    }
+  size_t before_slash = c.pos();
+  if (c.literal("/") && !c.span(is_digit, got.count)) {
+    c.seek(before_slash);
+    got.count = {};
   }
-  if (!literal_at(m, pos, " :")) {
-    out = {};
-    return false;
-  }
-  pos += 2;
+  if (!c.literal(" :")) return false;
   // `((?: +\d+)*)`: spaces count only before digits; a digit run is taken
   // whole (nothing after it may start with a digit).
-  size_t ranks_from = pos;
-  size_t ranks_end = pos;
+  size_t ranks_from = c.pos();
+  std::string_view run;
   while (true) {
-    size_t spaces = ranks_end;
-    while (spaces < m.size() && m[spaces] == ' ') ++spaces;
-    if (spaces == ranks_end) break;
-    end = digits_end(m, spaces);
-    if (end == std::string_view::npos) break;
-    ranks_end = end;
+    size_t at = c.pos();
+    if (!c.span(is_space_char, run) || !c.span(is_digit, run)) {
+      c.seek(at);
+      break;
+    }
   }
-  out.ranks = m.substr(ranks_from, ranks_end - ranks_from);
+  got.ranks = c.since(ranks_from);
   // `( *\.\.\.)?\s*$`
-  pos = ranks_end;
-  size_t dots = pos;
-  while (dots < m.size() && m[dots] == ' ') ++dots;
-  if (literal_at(m, dots, "...") && only_space_from(m, dots + 3)) {
-    out.dots = m.substr(pos, dots + 3 - pos);
-    return true;
+  size_t ranks_end = c.pos();
+  c.skip(is_space_char);
+  if (c.literal("...") && c.only_space_left()) {
+    got.dots = c.since(ranks_end);
+  } else {
+    c.seek(ranks_end);
+    if (!c.only_space_left()) return false;
   }
-  if (only_space_from(m, pos)) return true;
-  out = {};
-  return false;
+  out = got;
+  return true;
 }
 
 }  // namespace nd
