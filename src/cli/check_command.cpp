@@ -77,7 +77,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "from the GPUs and NICs the inputs show")
       ->check(CLI::PositiveNumber)
       ->type_name("GBPS");
-  cmd->add_flag("--timings", args->timings, "Print the time of each stage to standard error");
+  cmd->add_flag("--timings", args->timings, "Print the wall and CPU time of each stage to standard error");
   cmd->add_flag("-v,--verbose", args->verbose,
                 "Long rank, channel and host lists in full (by default cut to fit a terminal; JSON keeps them whole)");
   cmd->add_option("--enable", args->enable,

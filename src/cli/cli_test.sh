@@ -49,6 +49,13 @@ while read -r name description; do
     echo "FAIL: $name --help"; cat "$tmp/help"; status=1
   fi
 done <"$tmp/commands"
+# --timings: each stage's wall and CPU time on standard error, the report unchanged.
+"$bin" check --color never --timings "$log" >"$tmp/timed" 2>"$tmp/timings"
+"$bin" check --color never "$log" | cmp -s - "$tmp/timed" ||
+  { echo "FAIL: --timings changed the report"; status=1; }
+if [ "$(sed -E 's/^nccl-doctor: timing: ([a-z]+) +[0-9]+\.[0-9] ms, CPU +[0-9]+\.[0-9] ms$/\1/' "$tmp/timings" | tr '\n' ' ')" != "read model checks " ]; then
+  echo "FAIL: --timings printed:"; cat "$tmp/timings"; status=1
+fi
 "$bin" explain socket >"$tmp/page" 2>"$tmp/err"
 if [ $? -ne 0 ] || [ "$(head -1 "$tmp/page")" != "# ND3001 inter-node-socket" ]; then
   echo "FAIL: explain socket should show ND3001 first"; cat "$tmp/page" "$tmp/err"; status=1

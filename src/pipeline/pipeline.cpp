@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -36,19 +37,30 @@ namespace {
 
 class Timer {
  public:
-  Timer(bool enabled, const char* stage) : enabled_(enabled), stage_(stage), start_(std::chrono::steady_clock::now()) {}
+  Timer(bool enabled, const char* stage)
+      : enabled_(enabled), stage_(stage), start_(std::chrono::steady_clock::now()),
+        cpu_start_(enabled ? process_cpu() : std::chrono::nanoseconds{}) {}
   ~Timer() {
     if (!enabled_) return;
     auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-    fmt::print(stderr, "nccl-doctor: timing: {:<8} {:10.1f} ms\n", stage_, ms);
+    fmt::print(stderr, "nccl-doctor: timing: {:<8} {:10.1f} ms, CPU {:10.1f} ms\n", stage_, ms,
+               std::chrono::duration<double, std::milli>(process_cpu() - cpu_start_).count());
   }
   Timer(const Timer&) = delete;
   Timer& operator=(const Timer&) = delete;
 
  private:
+  // All threads' user and system time.
+  static std::chrono::nanoseconds process_cpu() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+  }
+
   bool enabled_;
   const char* stage_;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::nanoseconds cpu_start_;
 };
 
 constexpr size_t kMaxCheckThreads = 8;
