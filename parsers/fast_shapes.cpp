@@ -221,8 +221,15 @@ size_t digits_before(std::string_view s, size_t end) {
 }  // namespace
 
 std::optional<std::string_view> per_operation_host(std::string_view text, size_t marker) {
+  std::optional<bool> per_operation;
+  return per_operation_host(text, marker, per_operation);
+}
+
+std::optional<std::string_view> per_operation_host(std::string_view text, size_t marker,
+                                                   std::optional<bool>& per_operation) {
   if (marker + 11 > text.size() || std::memcmp(text.data() + marker + 6, "INFO ", 5) != 0) return std::nullopt;
-  if (!is_per_operation(text.substr(marker + 11))) return std::nullopt;
+  per_operation = is_per_operation(text.substr(marker + 11));
+  if (!*per_operation) return std::nullopt;
   // host:pid:tid [dev], read backwards from the marker.
   if (marker < 2 || text[marker - 1] != ']') return std::nullopt;
   size_t dev = digits_before(text, marker - 1);
@@ -266,7 +273,7 @@ size_t leading_per_operation_host(std::string_view text, size_t marker) {
   return host_end;
 }
 
-size_t plain_ompi_tag_length(std::string_view line, uint32_t* rank_out) {
+size_t plain_ompi_tag_length(std::string_view line) {
   auto digits_from = [&](size_t p) {
     size_t start = p;
     while (p < line.size() && is_digit(line[p])) ++p;
@@ -283,13 +290,15 @@ size_t plain_ompi_tag_length(std::string_view line, uint32_t* rank_out) {
   ++p;
   std::string_view rest = line.substr(p);
   if (!rest.starts_with("<stdout>:") && !rest.starts_with("<stderr>:")) return 0;
-  if (rank_out) {
-    uint32_t value = 0;
-    for (size_t i = rank_at; i < rank_at + rank; ++i) value = value * 10 + static_cast<uint32_t>(line[i] - '0');
-    *rank_out = value;
-  }
   p += 9;
   return p < line.size() && line[p] == ' ' ? p + 1 : p;
+}
+
+uint32_t plain_ompi_tag_rank(std::string_view line) {
+  // `[job,rank]`: the shape is known, so the digits end at the ']'.
+  uint32_t value = 0;
+  for (size_t i = line.find(',') + 1; is_digit(line[i]); ++i) value = value * 10 + static_cast<uint32_t>(line[i] - '0');
+  return value;
 }
 
 bool has_control_or_cr(std::string_view s) {

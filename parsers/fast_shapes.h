@@ -28,6 +28,10 @@ bool is_per_operation(std::string_view message);
 // its `host:pid:tid [dev]` header read backwards from the marker (a launcher
 // prefix may come before it); nullopt for any other line. A view into `text`.
 std::optional<std::string_view> per_operation_host(std::string_view text, size_t marker);
+// The same, telling what is_per_operation() said of the message, when the
+// line is INFO and it was asked.
+std::optional<std::string_view> per_operation_host(std::string_view text, size_t marker,
+                                                   std::optional<bool>& per_operation);
 
 // The same, faster, for the usual COLL line that starts with its header
 // (`host:pid:tid [dev] NCCL INFO Name: opCount ...`, header and name within
@@ -41,8 +45,11 @@ size_t leading_per_operation_host(std::string_view text, size_t marker);
 // ompi_tag_length() gives it. 0 says nothing: ask ompi_tag_length(). In a
 // tagged log every line has one, and the general reader took a tenth of the
 // time of `check`.
-// `rank`, when given, gets the tag's rank (it has at most 9 digits).
-size_t plain_ompi_tag_length(std::string_view line, uint32_t* rank = nullptr);
+size_t plain_ompi_tag_length(std::string_view line);
+
+// The rank of a line whose tag plain_ompi_tag_length() took (at most 9
+// digits: it fits).
+uint32_t plain_ompi_tag_rank(std::string_view line);
 
 // True when `s` holds an ESC, NUL or CR byte: the rare lines that need
 // strip_control() or a split at carriage returns.

@@ -324,6 +324,10 @@ TEST_CASE("the plain Open MPI tag reader agrees with the general one") {
   CHECK(plain_ompi_tag_length("[1,5]<stderr>: " + header) == 15);
   CHECK(plain_ompi_tag_length("[23,8191]<stdout>:" + header) == 18);
   CHECK(ompi_tag_length("[23,8191]<stdout>:" + header) == 18);
+  CHECK(plain_ompi_tag_rank("[23,8191]<stdout>:" + header) == 8191);
+  CHECK(plain_ompi_tag_rank("[1,0]<stdout>:" + header) == 0);
+  CHECK(plain_ompi_tag_rank("[1,123456789]<stderr>: " + header) == 123456789);
+  CHECK(strip_envelope("[1,123456789]<stderr>: " + header).launcher_rank == 123456789u);
   // Forms it leaves to the general reader, which takes them.
   for (std::string tag : {"[1,0][node0751:2771]<stdout>:", "[prterun-h-1@1,0]<stdout>: ", "[0]<stdout>: ",
                           "[1,0]<stddiag>:", "[1,1234567890]<stdout>:"}) {

@@ -577,10 +577,11 @@ bool parse_trees(std::string_view rest, TreesEvent& out) { return read_trees(res
 
 bool parse_trees_general(std::string_view rest, TreesEvent& out) { return read_trees(rest, out, /*forward=*/false); }
 
-Event classify_message(std::string_view msg) {
+namespace {
+
+// classify_message() after its per-operation test.
+Event classify_other_message(std::string_view msg) {
   if (msg.empty()) return IgnoredEvent{};
-  // COLL/TUNING lines are most of a large log; decide them on a few bytes.
-  if (is_per_operation(msg)) return IgnoredEvent{};
   switch (msg.front()) {
     case 'R':
       if (msg.starts_with("Ring ")) {
@@ -708,7 +709,9 @@ Event classify_message(std::string_view msg) {
   return UnknownEvent{};
 }
 
-Event classify(const NcclHeader& header) {
+}  // namespace
+
+Event classify(const NcclHeader& header, bool per_operation) {
   switch (header.level) {
     case Level::Warn:
       // WARNs rarely come in floods that matter, so each gets a look.
@@ -716,13 +719,24 @@ Event classify(const NcclHeader& header) {
     case Level::Info:
     case Level::Abort:
     case Level::Version:
-      return classify_message(header.payload);
+      return per_operation ? Event{IgnoredEvent{}} : classify_other_message(header.payload);
     case Level::Trace:
     case Level::Call:
-      if (is_per_operation(header.payload)) return IgnoredEvent{};
+      if (per_operation) return IgnoredEvent{};
       return ignored_or_noted(header.payload);
   }
   return UnknownEvent{};
+}
+
+Event classify_message(std::string_view msg) {
+  // COLL/TUNING lines are most of a large log; decide them on a few bytes.
+  if (is_per_operation(msg)) return IgnoredEvent{};
+  return classify_other_message(msg);
+}
+
+Event classify(const NcclHeader& header) {
+  // A WARN's message is read whatever it says.
+  return classify(header, header.level != Level::Warn && is_per_operation(header.payload));
 }
 
 }  // namespace nd

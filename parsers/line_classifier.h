@@ -35,6 +35,8 @@ inline constexpr uint32_t kMaxChannels = 1024;
 
 Event classify(const NcclHeader& header);
 Event classify_message(std::string_view message);
+// The same, for a caller that has asked is_per_operation(header.payload).
+Event classify(const NcclHeader& header, bool per_operation);
 
 // `transport/net.cc:687 -> 3` and its variants (see ReturnTraceEvent).
 std::optional<ReturnTraceEvent> parse_return_trace(std::string_view message);

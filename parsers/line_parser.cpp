@@ -1,6 +1,7 @@
 #include "parsers/line_parser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -100,11 +101,20 @@ std::string_view cleaned(std::string_view text, ParsedLines& out) {
   return clean;
 }
 
+// What counts_only_at() found out on the way, for the reading after it.
+// Eight bytes, zeroed in one store: the per-operation lines that never
+// read it make it on every line.
+struct LineStart {
+  uint32_t plain_tag = 0;  // plain_ompi_tag_length(); a line is cut long before 4 GB
+  // is_per_operation() of an INFO message, when it was asked.
+  std::optional<bool> per_operation;
+};
+
 // The bulk of a COLL log is one per-operation INFO line per call and rank.
 // Such a line only counts, once its process's host is known. The caller has
 // made sure that `marker` is the line's only " NCCL " and that the line holds
 // no control byte or CR.
-bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out) {
+bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out, LineStart& start) {
   auto known = [&](std::string_view host) {
     return (out.known_hosts && out.known_hosts->contains(host)) || out.hosts.contains(host);
   };
@@ -117,12 +127,13 @@ bool counts_only_at(std::string_view text, size_t marker, const ParsedLines& out
   // launcher prefix could follow the tag (only pdsh's starts so, and it
   // needs `host: `, not `host:pid`).
   size_t tag = plain_ompi_tag_length(text);
+  start.plain_tag = static_cast<uint32_t>(tag);
   if (tag == 0) tag = ompi_tag_length(text);
   if (tag > 0 && tag < marker && text[tag] >= 'a' && text[tag] <= 'z') {
     std::string_view rest = text.substr(tag);
     if (size_t host_end = leading_per_operation_host(rest, marker - tag)) return known(rest.substr(0, host_end));
   }
-  auto host = per_operation_host(text, marker);
+  auto host = per_operation_host(text, marker, start.per_operation);
   if (!host || !known(*host)) return false;
   // A header the envelope stripper would not leave at the start: full path.
   return host->data() == text.data() || strip_envelope(text).payload.data() == host->data();
@@ -276,19 +287,19 @@ void parse_headerless(const Line& line, std::string_view segment, const Envelope
   item.event = std::move(ev);
 }
 
-// Header i of `scan` over `scanned`, the first scan of the segment or not.
+// Header i of `scan` over `scanned`, the first scan of the segment or not;
+// `per_operation`: is_per_operation() of its payload, when known.
 void add_message(const Line& line, std::string_view segment, const Envelope& env, const HeaderScan& scan, size_t i,
-                 std::string_view scanned, bool first_scan, ParsedLines& out) {
+                 std::string_view scanned, bool first_scan, ParsedLines& out,
+                 std::optional<bool> per_operation = std::nullopt) {
   const NcclHeader& h = scan.headers[i];
   ++out.counts.nccl_lines;
   if (h.level == Level::Warn) ++out.counts.warn_lines;
   if (h.level == Level::Info) ++out.counts.info_lines;
   bool spliced = !first_scan || i > 0 || h.column > 0;
   bool named = h.host_form == HostForm::Named;
-  // classify() takes a per-operation message for IgnoredEvent at once.
-  bool per_op = is_per_operation(h.payload);
-  bool plain = h.level == Level::Info || h.level == Level::Abort || h.level == Level::Version;
-  Event ev = per_op && plain ? Event{IgnoredEvent{}} : classify(h);
+  bool per_op = per_operation ? *per_operation : is_per_operation(h.payload);
+  Event ev = classify(h, per_op);
   auto kind = ParsedLines::Kind::Message;
   if (per_op && std::holds_alternative<IgnoredEvent>(ev)) {
     // Without a host of its own, only a launcher's host could be news.
@@ -324,7 +335,8 @@ void add_message(const Line& line, std::string_view segment, const Envelope& env
 // read forward, as parse_segment() would read it (see leading_nccl_header()
 // and tagged_leading_nccl_header()). False: neither, the full path reads it.
 bool parse_fast(const Line& line, size_t marker, ParsedLines& out) {
-  if (counts_only_at(line.text, marker, out)) {
+  LineStart start;
+  if (counts_only_at(line.text, marker, out, start)) {
     ++out.counts.nccl_lines;
     ++out.counts.info_lines;
     return true;
@@ -333,11 +345,14 @@ bool parse_fast(const Line& line, size_t marker, ParsedLines& out) {
   Envelope env;
   if (leading_nccl_header(line.text, marker, scan.headers[0])) {
     env.payload = line.text;
-  } else if (!tagged_leading_nccl_header(line.text, marker, env, scan.headers[0])) {
+  } else if (!nccl_header_after_tag(line.text, start.plain_tag, marker, env, scan.headers[0])) {
     return false;
   }
   scan.count = 1;
-  add_message(line, line.text, env, scan, 0, env.payload, /*first_scan=*/true, out);
+  // The message starts where per_operation_host() looked, when it was INFO.
+  std::optional<bool> per_operation;
+  if (scan.headers[0].level == Level::Info) per_operation = start.per_operation;
+  add_message(line, line.text, env, scan, 0, env.payload, /*first_scan=*/true, out, per_operation);
   return true;
 }
 

@@ -377,15 +377,17 @@ bool leading_nccl_header(std::string_view s, size_t marker, NcclHeader& out) {
 }
 
 bool tagged_leading_nccl_header(std::string_view s, size_t marker, Envelope& env, NcclHeader& out) {
-  uint32_t rank = 0;
-  size_t tag = plain_ompi_tag_length(s, &rank);
+  return nccl_header_after_tag(s, plain_ompi_tag_length(s), marker, env, out);
+}
+
+bool nccl_header_after_tag(std::string_view s, size_t tag, size_t marker, Envelope& env, NcclHeader& out) {
   if (tag == 0 || tag >= marker || s[tag] < 'a' || s[tag] > 'z') return false;
   std::string_view payload = s.substr(tag);
   if (!leading_nccl_header(payload, marker - tag, out)) return false;
   env = Envelope{};
   env.payload = payload;
   env.launcher = Launcher::OpenMpi;
-  env.launcher_rank = rank;
+  env.launcher_rank = plain_ompi_tag_rank(s);
   env.rank_from = Launcher::OpenMpi;
   env.prefix_length = tag;
   return true;

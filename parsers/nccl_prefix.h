@@ -43,6 +43,8 @@ bool leading_nccl_header(std::string_view line, size_t marker, NcclHeader& out);
 // strip_envelope() gives; `out` is read from env.payload, as
 // scan_nccl_headers() would read it. False says nothing, as above.
 bool tagged_leading_nccl_header(std::string_view line, size_t marker, Envelope& env, NcclHeader& out);
+// The same with the tag's length known: plain_ompi_tag_length(line).
+bool nccl_header_after_tag(std::string_view line, size_t tag, size_t marker, Envelope& env, NcclHeader& out);
 
 // True for a host that stands in for one (`<cluster_name>`, `[hostname]`,
 // `xxx`, `node-X`, `hostname`): anonymised pastes, whose lines cannot tell
