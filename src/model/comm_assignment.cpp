@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <boost/sort/spinsort/spinsort.hpp>
+
 #include <fmt/format.h>
 
 #include "src/model/model_builder.h"
@@ -366,8 +368,8 @@ void ModelBuilder::merge_records(Communicator& comm) {
   auto norm = [](int8_t c) { return c < 0 ? 0 : c; };
   auto key = [&](const auto& x) { return std::tuple(x.channel, norm(x.conn_index), x.sender, x.receiver); };
   // Stable: within one edge the first [send] and the first [receive] line win.
-  std::stable_sort(recs.begin(), recs.end(),
-                   [&](const ConnectionRecord& a, const ConnectionRecord& b) { return key(a) < key(b); });
+  boost::sort::spinsort(recs.begin(), recs.end(),
+                        [&](const ConnectionRecord& a, const ConnectionRecord& b) { return key(a) < key(b); });
   // Edges merged earlier came from earlier lines, so they keep precedence:
   // a record only fills what its edge lacks. Known edges are updated where
   // they lie and new ones merged in from the back, so that no second copy of
