@@ -469,12 +469,19 @@ const char* read_arrow(const char* p, const char* end) {
 
 bool is_rank_or_none(int64_t v) { return v >= -1 && v < kMaxRanks; }
 
+// The last item read_tree_item() read in full: a rank prints the same tree
+// position on most of its channels, so most items of a line repeat it.
+struct LastTreeItem {
+  std::string_view text;  // after `[c] `, up to the space or the end
+  TreeEntry entry;
+};
+
 // The item at rest[open] == '[' in the shape 2.4 and 2.8+ print, read
 // forward: `[c] d/d/d->me->up` or `[c] up->me->d/d/d`, ending at a space or
 // the end. Returns where it ends, or 0 for any other shape or an entry the
 // general reader would refuse: that reader then decides the item (the tests
 // hold the two to the same entries).
-size_t read_tree_item(std::string_view rest, size_t open, TreeEntry& e) {
+size_t read_tree_item(std::string_view rest, size_t open, TreeEntry& e, LastTreeItem& last) {
   const char* end = rest.data() + rest.size();
   const char* p = rest.data() + open + 1;
   int64_t ch = 0;
@@ -483,6 +490,15 @@ size_t read_tree_item(std::string_view rest, size_t open, TreeEntry& e) {
   if (!p || ch >= kMaxChannels || p == end || *p != ']') return 0;
   ++p;
   while (p < end && *p == ' ') ++p;
+  const char* item = p;
+  // The same text reads the same but for the channel.
+  const size_t repeat = last.text.size();
+  if (repeat > 0 && static_cast<size_t>(end - item) >= repeat && std::memcmp(item, last.text.data(), repeat) == 0 &&
+      (item + repeat == end || item[repeat] == ' ')) {
+    e = last.entry;
+    e.channel = static_cast<uint16_t>(ch);
+    return static_cast<size_t>(item + repeat - rest.data());
+  }
   int64_t left[3] = {}, right[3] = {}, me = 0;
   size_t left_count = 0, right_count = 0;
   p = read_tree_side(p, end, left, left_count);
@@ -505,6 +521,8 @@ size_t read_tree_item(std::string_view rest, size_t open, TreeEntry& e) {
   e.me = static_cast<int32_t>(me);
   e.up = static_cast<int32_t>(up);
   for (size_t i = 0; i < down_count; ++i) e.down[i] = static_cast<int32_t>(downs[i]);
+  last.text = std::string_view(item, static_cast<size_t>(p - item));
+  last.entry = e;
   return static_cast<size_t>(p - rest.data());
 }
 
@@ -554,12 +572,14 @@ bool read_trees(std::string_view rest, TreesEvent& out, bool forward) {
   // takes 16 bytes or more but in the smallest jobs, and counting the '['
   // first would cost an eighth of the reading.
   out.entries.reserve(rest.size() / 16 + 1);
+  LastTreeItem last;
   size_t pos = 0;
   while (pos < rest.size()) {
-    size_t open = rest.find('[', pos);
+    // Items are one space apart; find() only for anything else.
+    size_t open = pos + 1 < rest.size() && rest[pos] == ' ' && rest[pos + 1] == '[' ? pos + 1 : rest.find('[', pos);
     if (open == std::string_view::npos) break;
     TreeEntry e;
-    size_t end = forward ? read_tree_item(rest, open, e) : 0;
+    size_t end = forward ? read_tree_item(rest, open, e, last) : 0;
     if (end == 0) {
       e = TreeEntry{};
       end = read_tree_item_general(rest, open, e);
