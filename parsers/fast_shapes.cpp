@@ -249,6 +249,14 @@ size_t leading_per_operation_host(std::string_view text, size_t marker) {
   const char* p = text.data();
   if (std::memcmp(p + marker + 6, "INFO ", 5) != 0) return 0;
   ByteClasses c = classify_64(p);
+  // `Name: opCount `, the collective's name inside the same 64 bytes: first,
+  // since a setup line fails here.
+  size_t name = marker + 11;
+  size_t name_end = next_bit(~c.alpha, name);
+  if (name_end == name || name_end >= 64 || name_end + 10 > text.size() ||
+      !equals_literal(p + name_end, ": opCount ")) {
+    return 0;
+  }
   size_t host_end = next_bit(c.colon, 0);
   size_t pid_end = next_bit(c.colon, host_end + 1);
   size_t tid_end = next_bit(~c.digit, pid_end + 1);
@@ -257,13 +265,6 @@ size_t leading_per_operation_host(std::string_view text, size_t marker) {
   if (host_end == 0 || dev_end != marker - 1 || p[dev_end] != ']') return 0;
   if (pid_end <= host_end + 1 || (~c.digit & low_bits(pid_end) & ~low_bits(host_end + 1)) != 0) return 0;
   if (tid_end <= pid_end + 1 || p[tid_end] != ' ' || p[tid_end + 1] != '[' || dev_end <= tid_end + 2) return 0;
-  // `Name: opCount `, the collective's name inside the same 64 bytes.
-  size_t name = marker + 11;
-  size_t name_end = next_bit(~c.alpha, name);
-  if (name_end == name || name_end >= 64 || name_end + 10 > text.size() ||
-      !equals_literal(p + name_end, ": opCount ")) {
-    return 0;
-  }
   // Letters and digits from the masks; '-', '.' and '_' byte by byte.
   uint64_t odd = ~(c.alpha | c.digit) & low_bits(host_end);
   for (; odd != 0; odd &= odd - 1) {
