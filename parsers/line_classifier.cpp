@@ -161,9 +161,10 @@ Event parse_connection(std::string_view msg) {
   if (!match_connection(msg, m)) return UnknownEvent{};
   const auto& [keyword, channel, conn, sender, sbr, receiver, rbr, dir, transport] = m;
   ConnectionEvent ev;
-  auto ch = parse_u32(sv(channel));
-  auto s = parse_u32(sv(sender));
-  auto r = parse_u32(sv(receiver));
+  // The matcher took digits only for these.
+  auto ch = parse_digits_u32(sv(channel));
+  auto s = parse_digits_u32(sv(sender));
+  auto r = parse_digits_u32(sv(receiver));
   if (!ch || !s || !r || *ch >= kMaxChannels || *s >= kMaxRanks || *r >= kMaxRanks) {
     return MalformedEvent{"rank or channel out of range"};
   }
@@ -171,7 +172,7 @@ Event parse_connection(std::string_view msg) {
   ev.sender = *s;
   ev.receiver = *r;
   if (!conn.empty()) {
-    auto c = parse_u32(sv(conn));
+    auto c = parse_digits_u32(sv(conn));
     if (!c || *c > 64) return MalformedEvent{"connection index out of range"};
     ev.conn_index = static_cast<int>(*c);
   }
@@ -180,7 +181,7 @@ Event parse_connection(std::string_view msg) {
     bool hex = false;
     for (char c : sv(p)) hex |= !is_digit(c);
     ev.bracket_hex |= hex;
-    out = hex ? parse_hex64(sv(p)) : parse_u64(sv(p));
+    out = hex ? parse_hex64(sv(p)) : parse_digits_u64(sv(p));
     return out.has_value();
   };
   if (!bracket(sbr, ev.sender_bracket) || !bracket(rbr, ev.receiver_bracket)) {

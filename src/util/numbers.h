@@ -13,4 +13,20 @@ std::optional<uint64_t> parse_hex64(std::string_view s);
 // Accepts a leading '-'; used for `-1` sentinels in tree lines.
 std::optional<int64_t> parse_i64(std::string_view s);
 
+// parse_u32() and parse_u64() of a run a matcher already found to hold only
+// decimal digits: the short numbers of a setup line (ranks, channels,
+// devices), a few instructions each instead of a call.
+inline std::optional<uint32_t> parse_digits_u32(std::string_view digits) {
+  if (digits.empty() || digits.size() > 9) return parse_u32(digits);  // 9 digits cannot overflow
+  uint32_t value = 0;
+  for (char c : digits) value = value * 10 + static_cast<uint32_t>(c - '0');
+  return value;
+}
+inline std::optional<uint64_t> parse_digits_u64(std::string_view digits) {
+  if (digits.empty() || digits.size() > 19) return parse_u64(digits);  // nor can 19
+  uint64_t value = 0;
+  for (char c : digits) value = value * 10 + static_cast<uint64_t>(c - '0');
+  return value;
+}
+
 }  // namespace nd

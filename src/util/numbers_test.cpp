@@ -93,3 +93,28 @@ TEST_CASE("the decimal loop agrees with from_chars") {
     CHECK(parse_i64(t) == from_chars_reference<int64_t>(t));
   }
 }
+
+TEST_CASE("digit runs read without a call agree with the strict readers") {
+  std::vector<std::string> runs = {"",           "0",          "007",        "999999999",  "1000000000",
+                                   "4294967295", "4294967296", "9999999999", "9999999999999999999",
+                                   "18446744073709551615",      "18446744073709551616",
+                                   "000000000000000000000001",  "99999999999999999999999"};
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (size_t len = 1; len <= 22; ++len) {
+    for (int k = 0; k < 50; ++k) {
+      std::string run;
+      for (size_t i = 0; i < len; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        run += static_cast<char>('0' + x % 10);
+      }
+      runs.push_back(run);
+    }
+  }
+  for (const std::string& run : runs) {
+    CAPTURE(run);
+    CHECK(parse_digits_u32(run) == parse_u32(run));
+    CHECK(parse_digits_u64(run) == parse_u64(run));
+  }
+}
