@@ -362,14 +362,24 @@ HeaderScan scan_nccl_headers(std::string_view s) {
 bool leading_nccl_header(std::string_view s, size_t marker, NcclHeader& out) {
   if (s.empty() || !is_alpha(s[0]) || marker + 6 > s.size()) return false;
   size_t colon = 1;
-  while (colon < marker && (is_alpha(s[colon]) || is_digit(s[colon]) || s[colon] == '-' || s[colon] == '_')) ++colon;
+  bool digit = false;
+  for (; colon < marker; ++colon) {
+    char c = s[colon];
+    if (is_digit(c)) {
+      digit = true;
+    } else if (!is_alpha(c) && c != '-' && c != '_') {
+      break;
+    }
+  }
   if (colon >= marker || s[colon] != ':') return false;
   const LevelWord* word = level_at(s, marker + 6);
   if (!word) return false;
   NcclHeader h;
   if (match_ids(s, colon, h, word->level == Level::Call) != marker + 1) return false;
   h.host = s.substr(0, colon);
-  h.host_form = is_placeholder_host(h.host) ? HostForm::Placeholder : HostForm::Named;
+  // A host that starts with a letter and holds a digit names one (see
+  // is_placeholder_host()): most do, and are not asked.
+  h.host_form = !digit && is_placeholder_host(h.host) ? HostForm::Placeholder : HostForm::Named;
   h.level = word->level;
   h.payload = s.substr(std::min(s.size(), marker + 6 + word->text.size() + 1));
   out = h;
