@@ -296,7 +296,8 @@ size_t plain_ompi_tag_length(std::string_view line) {
 }
 
 uint32_t plain_ompi_tag_rank(std::string_view line) {
-  // `[job,rank]`: the shape is known, so the digits end at the ']'.
+  // `[job,rank]`: the shape is known, so the digits end at the ']' (one pass
+  // finds the end and the value; at most 9 digits cannot overflow).
   uint32_t value = 0;
   for (size_t i = line.find(',') + 1; is_digit(line[i]); ++i) value = value * 10 + static_cast<uint32_t>(line[i] - '0');
   return value;

@@ -28,17 +28,8 @@ constexpr LevelWord kLevels[] = {
     {"CALL", Level::Call}, {"ABORT", Level::Abort},
 };
 
-// The value of the decimal digits s[start, end); up to 18 digits cannot
-// overflow, longer runs take the checked path.
-std::optional<uint64_t> digits_value(std::string_view s, size_t start, size_t end) {
-  if (end - start > 18) return parse_u64(s.substr(start, end - start));
-  uint64_t v = 0;
-  for (size_t i = start; i < end; ++i) v = v * 10 + static_cast<uint64_t>(s[i] - '0');
-  return v;
-}
-
 // The decimal digits from `p`: where they end, and their value as
-// digits_value() gives it, read in the same pass (every header has two).
+// parse_digits_u64() gives it, read in the same pass (every header has two).
 size_t read_digits(std::string_view s, size_t p, std::optional<uint64_t>& value) {
   size_t start = p;
   uint64_t v = 0;  // wraps past 19 digits, and is then not used
@@ -68,7 +59,7 @@ size_t match_ids(std::string_view s, size_t colon, NcclHeader& h, bool dev_optio
     size_t dstart = q;
     while (q < s.size() && is_digit(s[q])) ++q;
     if (q > dstart && q + 1 < s.size() && s[q] == ']' && s[q + 1] == ' ' && q - dstart < 9) {
-      auto dev = digits_value(s, dstart, q);  // fewer than 9 digits
+      auto dev = parse_digits_u32(s.substr(dstart, q - dstart));  // 1 to 8 digits
       h.dev = s[p + 1] == '-' ? -static_cast<int>(*dev) : static_cast<int>(*dev);
       return q + 2;
     }
@@ -274,7 +265,7 @@ bool bare_header(std::string_view s, NcclHeader& h) {
     size_t dstart = q;
     while (q < s.size() && is_digit(s[q])) ++q;
     if (q == dstart || q - dstart >= 9 || q + 1 >= s.size() || s[q] != ']' || s[q + 1] != ' ') return false;
-    int dev = static_cast<int>(*digits_value(s, dstart, q));
+    int dev = static_cast<int>(*parse_digits_u32(s.substr(dstart, q - dstart)));
     h.dev = s[p + 1] == '-' ? -dev : dev;
     has_dev = true;
     p = q + 2;
