@@ -193,6 +193,25 @@ TEST_CASE("v2.11 broadcast fixture: root column and no redop, -c 0 leaves the er
   CHECK(row.oop_algbw_gbs == row.oop_busbw_gbs);
 }
 
+TEST_CASE("#wrong counts: whole and in %g's exponent form") {
+  GpuRecords out;
+  NcclTestsReader r(out);
+  feed(r, {
+      "# Collective test starting: all_reduce_perf",
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong ",
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         ",
+      "        1024           256     float     sum      -1    20.11    0.05    0.09      17    19.80    0.05    0.09 1.2e+06",
+      "        2048           512     float     sum      -1    20.50    0.10    0.19  2.5e+06   20.02    0.10    0.19       3",
+  });
+  REQUIRE(out.nccl_tests.size() == 1);
+  REQUIRE(out.nccl_tests[0].rows.size() == 2);
+  const auto& rows = out.nccl_tests[0].rows;
+  CHECK(rows[0].oop_wrong == 17u);
+  CHECK(rows[0].ip_wrong == 1200000u);
+  CHECK(rows[1].oop_wrong == 2500000u);
+  CHECK(rows[1].ip_wrong == 3u);
+}
+
 TEST_CASE("v2.13.3 fixture: shared header with #wrong, rank lines without Group, markdown fence") {
   FileRead fr = read_fixture("v2.13.3-all_gather-no-group.txt");
   REQUIRE(fr.out.nccl_tests.size() == 1);
