@@ -68,7 +68,10 @@ def executed_functions(binary, args, workdir):
             table[number] = name
         if kind == "ob":
             current_object = objects.get(number)
-        elif kind == "fn" and current_object and os.path.realpath(current_object) == binary_path:
+        elif kind == "fn" and current_object and (current_object == "???" or
+                                                  os.path.realpath(current_object) == binary_path):
+            # Valgrind names no object for code outside the binary's .text, as
+            # in a binary already linked with this list: "???".
             names.append(functions[number])
     return list(dict.fromkeys(names))
 

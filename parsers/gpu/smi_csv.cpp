@@ -285,7 +285,7 @@ bool is_absent(std::string_view v) { return v == "N/A" || (v.size() >= 2 && v.fr
 std::optional<double> number(std::string_view v, std::string_view& unit) {
   if (v.empty() || !(is_digit(v.front()) || v.front() == '-')) return std::nullopt;
   double d = 0;
-  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+  auto [ptr, ec] = read_double(v.data(), v.data() + v.size(), d);
   if (ec != std::errc()) return std::nullopt;
   unit = trim(v.substr(ptr - v.data()));
   return d;

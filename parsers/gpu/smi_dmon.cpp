@@ -79,7 +79,7 @@ bool is_time(std::string_view t) {
 
 // A value cell: a number, or "-" (or "N/A") where the GPU reports none.
 // False for anything else, so that a line of words is no row. dmon prints
-// whole numbers: those are read here, the rest by from_chars.
+// whole numbers: those are read here, the rest by read_double.
 bool read_value(std::string_view t, std::optional<double>& out) {
   size_t i = t[0] == '-' ? 1 : 0;
   uint64_t whole = 0;
@@ -90,7 +90,7 @@ bool read_value(std::string_view t, std::optional<double>& out) {
     return true;
   }
   if (i == first) {
-    // "-" alone; from_chars would take "inf" and "nan".
+    // "-" alone; read_double would take "inf" and "nan".
     if (t == "-" || t == "N/A") {
       out.reset();
       return true;
@@ -98,7 +98,7 @@ bool read_value(std::string_view t, std::optional<double>& out) {
     return false;
   }
   double v = 0;
-  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  auto [end, ec] = read_double(t.data(), t.data() + t.size(), v);
   if (ec != std::errc() || end != t.data() + t.size()) return false;
   out = v;
   return true;

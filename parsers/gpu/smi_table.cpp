@@ -68,7 +68,7 @@ std::optional<double> number_with(std::string_view s, std::string_view unit) {
   s.remove_suffix(unit.size());
   if (s.empty() || !is_digit(s.front())) return std::nullopt;
   double v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  auto [ptr, ec] = read_double(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
   return v;
 }

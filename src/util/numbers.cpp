@@ -1,7 +1,14 @@
 #include "src/util/numbers.h"
 
+#include <locale.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 namespace nd {
@@ -61,5 +68,53 @@ std::optional<uint64_t> parse_hex64(std::string_view s) {
   return parse_whole<uint64_t>(s, 16);
 }
 std::optional<int64_t> parse_i64(std::string_view s) { return parse_decimal<int64_t>(s); }
+
+std::from_chars_result read_double(const char* first, const char* last, double& value) {
+  const char* p = first;
+  if (p != last && *p == '-') ++p;
+  if (p == last) return {first, std::errc::invalid_argument};
+  // What strtod takes and from_chars does not: a space, a '+' or a second
+  // sign first, and "0x" (from_chars reads the 0 and stops at the x).
+  char c = *p;
+  bool digit = c >= '0' && c <= '9';
+  if (!(digit || c == '.' || c == 'i' || c == 'I' || c == 'n' || c == 'N')) return {first, std::errc::invalid_argument};
+  const char* run_end = p;
+  if (c == '0' && p + 1 != last && (p[1] == 'x' || p[1] == 'X')) {
+    run_end = p + 1;
+  } else {
+    // strtod needs a terminated string: copy the run a number can span,
+    // "nan(chars)" included, not the rest of the line.
+    auto in_run = [](char ch) {
+      return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '.' ||
+             ch == '+' || ch == '-' || ch == '(' || ch == ')' || ch == '_';
+    };
+    while (run_end != last && in_run(*run_end)) ++run_end;
+  }
+  auto length = static_cast<size_t>(run_end - first);
+  char small[64];
+  std::string large;
+  char* text = small;
+  if (length < sizeof small) {
+    std::memcpy(small, first, length);
+    small[length] = '\0';
+  } else {
+    large.assign(first, length);
+    text = large.data();
+  }
+  static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(nullptr));
+  int saved_errno = errno;
+  errno = 0;
+  char* end = nullptr;
+  double v = strtod_l(text, &end, c_locale);
+  bool out_of_range = errno == ERANGE;
+  errno = saved_errno;
+  if (end == text) return {first, std::errc::invalid_argument};
+  const char* ptr = first + (end - text);
+  // As from_chars: too large or too small to be anything but infinity or
+  // zero is out of range; a subnormal result is a value.
+  if (out_of_range && (v == 0 || std::isinf(v))) return {ptr, std::errc::result_out_of_range};
+  value = v;
+  return {ptr, std::errc()};
+}
 
 }  // namespace nd

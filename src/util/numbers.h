@@ -1,6 +1,7 @@
 #pragma once
 // Strict decimal/hex parsing: no sign, no whitespace, no overflow.
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,5 +29,11 @@ inline std::optional<uint64_t> parse_digits_u64(std::string_view digits) {
   for (char c : digits) value = value * 10 + static_cast<uint64_t>(c - '0');
   return value;
 }
+
+// std::from_chars for a double (general format: no '+', no leading space,
+// no hex; "inf" and "nan" taken), the same result and end. GCC 12's
+// from_chars for floating point alone makes the binary load libm at every
+// start (0.3 ms in a virtual machine); this reads through strtod_l.
+std::from_chars_result read_double(const char* first, const char* last, double& value);
 
 }  // namespace nd

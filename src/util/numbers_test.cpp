@@ -1,6 +1,9 @@
 #include "src/util/numbers.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -116,5 +119,43 @@ TEST_CASE("digit runs read without a call agree with the strict readers") {
     CAPTURE(run);
     CHECK(parse_digits_u32(run) == parse_u32(run));
     CHECK(parse_digits_u64(run) == parse_u64(run));
+  }
+}
+
+namespace {
+
+// Both readers on one text: the same error, the same end, the same value.
+void check_like_from_chars(const std::string& text) {
+  double expected = -12.5, got = -12.5;
+  auto want = std::from_chars(text.data(), text.data() + text.size(), expected);
+  auto have = read_double(text.data(), text.data() + text.size(), got);
+  INFO("text: \"", text, "\"");
+  CHECK(have.ec == want.ec);
+  CHECK(have.ptr - text.data() == want.ptr - text.data());
+  if (std::isnan(expected)) {
+    CHECK(std::isnan(got));
+  } else {
+    CHECK(std::memcmp(&got, &expected, sizeof got) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("read_double reads as from_chars does") {
+  for (const char* text : {"0", "-0", "1", "62.35", "-3.5e-2", "1.2e+06", "4.6e+19", ".5", "-.5", "5.", "1e", "1e+",
+                           "1e-", "1e5x", "12 MiB", "98%", "inf", "-inf", "infinity", "INFINITY", "infinit", "nan",
+                           "-nan", "nan(123)", "nan(", "NaN", "1e400", "-1e400", "1e-400", "4.9e-324", "2e-310",
+                           "0x1p3", "-0x1p3", "0X10", "+1", " 1", "--1", "-", "", ".", ".e5", "e5", "-e5", "i", "n",
+                           "1.7976931348623157e308", "1.7976931348623159e308", "0.1", "123456789012345678901234567890",
+                           "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899"}) {
+    check_like_from_chars(text);
+  }
+  // Random texts over the characters a number is made of, and a few others.
+  std::mt19937 random(7);
+  const std::string alphabet = "0123456789..eE+-infatyINFATYx() %";
+  for (int i = 0; i < 20000; ++i) {
+    std::string text(random() % 14, ' ');
+    for (char& ch : text) ch = alphabet[random() % alphabet.size()];
+    check_like_from_chars(text);
   }
 }
