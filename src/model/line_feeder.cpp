@@ -189,6 +189,9 @@ class Feeder {
         std::unique_lock lk(mutex_);
         bool more = !done_ && (!regular_ || chunks_ - next_id_ > 3);
         lk.unlock();
+        if (more && threads_ > 1) {
+          setup_on_one_core_ = options_.setup_on_one_core ? *options_.setup_on_one_core : !cpus_share_cache();
+        }
         for (size_t i = 1; more && i < threads_; ++i) helpers.emplace_back([this] { work(); });
       }
       process(slot);
@@ -202,7 +205,7 @@ class Feeder {
 
  private:
   void work() {
-    while (Slot* slot = take()) process(slot);
+    while (Slot* slot = take(/*helper=*/true)) process(slot);
   }
 
   void process(Slot* slot) {
@@ -217,11 +220,14 @@ class Feeder {
 
   // Hands out the next chunk: a free slot and, for a stream, its bytes.
   // nullptr when the input is exhausted.
-  Slot* take() {
+  // A helper waits while the chunks are setup lines and setup_on_one_core_.
+  Slot* take(bool helper = false) {
     Slot* slot;
     {
       std::unique_lock lk(mutex_);
-      cv_.wait(lk, [&] { return done_ || !free_.empty() || slots_made_ < slots_total_; });
+      cv_.wait(lk, [&] {
+        return done_ || (!(helper && park_helpers_) && (!free_.empty() || slots_made_ < slots_total_));
+      });
       if (done_) return nullptr;
       if (!free_.empty()) {
         slot = free_.back();
@@ -483,11 +489,15 @@ class Feeder {
         builder_.apply(file, lines_, s->parsed);
       }
       lines_ += s->lines;
+      // The chunks that follow a chunk of setup lines are most likely setup
+      // lines too: a job's setup comes in one piece (per rank, or per file).
+      bool setup = !s->line_by_line && s->parsed.items.size() * 4 > s->lines;
       s->parsed.clear();
       if (options_.after_merge) options_.after_merge(more_waiting(s->id));
       auto known = builder_.host_snapshot();
       lk.lock();
       known_hosts_ = std::move(known);
+      park_helpers_ = setup_on_one_core_ && setup;
       ++next_merge_;
       free_.push_back(s);
       cv_.notify_all();
@@ -536,6 +546,8 @@ class Feeder {
   std::shared_ptr<const NameSet> known_hosts_;  // under mutex_
   uint64_t next_merge_ = 0;
   bool merging_ = false;
+  bool setup_on_one_core_ = false;  // set before the helpers start
+  bool park_helpers_ = false;       // under mutex_
   size_t merge_input_ = 0;
   uint64_t lines_ = 0;  // of the input being merged
   std::vector<FeedResult> results_;

@@ -190,8 +190,13 @@ TEST_CASE("feeding a file in chunks on several threads builds the line-by-line m
     std::string expected = by_lines(path, max_line);
     for (size_t threads : {1, 2, 4}) {
       for (size_t chunk : {size_t{7}, size_t{97}, size_t{4096}, size_t{1} << 20}) {
-        INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
-        CHECK(by_file(path, feed_options(threads, chunk, max_line)) == expected);
+        // Setup lines parsed by every thread, and by the merging one alone.
+        for (bool one_core : {false, true}) {
+          INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk << " one core " << one_core);
+          FeedOptions options = feed_options(threads, chunk, max_line);
+          options.setup_on_one_core = one_core;
+          CHECK(by_file(path, options) == expected);
+        }
       }
     }
   }
@@ -236,10 +241,13 @@ TEST_CASE("per-operation lines counted in bulk build the line-by-line model") {
     std::string expected = by_lines(path, max_line);
     for (size_t threads : {1, 2}) {
       for (size_t chunk : {size_t{61}, size_t{1000}, size_t{1} << 20}) {
-        INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk);
-        FeedOptions options = feed_options(threads, chunk, max_line);
-        CHECK(by_file(path, options) == expected);
-        CHECK(by_pipe(content, options, 777) == expected);
+        for (bool one_core : {false, true}) {
+          INFO("max_line " << max_line << " threads " << threads << " chunk " << chunk << " one core " << one_core);
+          FeedOptions options = feed_options(threads, chunk, max_line);
+          options.setup_on_one_core = one_core;
+          CHECK(by_file(path, options) == expected);
+          CHECK(by_pipe(content, options, 777) == expected);
+        }
       }
     }
   }

@@ -1,19 +1,78 @@
 #include "src/util/parallel.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "src/util/numbers.h"
+#include "src/util/text.h"
+
 namespace nd {
+namespace {
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "0-3,8,10-11" (sysfs's cpu list) holds `cpu`.
+bool list_holds(std::string_view list, unsigned cpu) {
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view part = trim(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    size_t dash = part.find('-');
+    auto low = parse_u32(part.substr(0, dash));
+    auto high = dash == std::string_view::npos ? low : parse_u32(part.substr(dash + 1));
+    if (low && high && *low <= cpu && cpu <= *high) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 size_t worker_threads(size_t cap) {
   size_t n = std::max(1u, std::thread::hardware_concurrency());
   if (const char* t = std::getenv("ND_THREADS")) n = static_cast<size_t>(std::max(1, std::atoi(t)));
   return std::clamp<size_t>(n, 1, std::max<size_t>(cap, 1));
+}
+
+bool cpus_share_cache(const std::string& cpu_root, std::span<const unsigned> cpus) {
+  for (unsigned cpu : cpus) {
+    // index0..: L1 data, L1 instruction, L2, L3; a machine lists 3 to 5.
+    for (unsigned index = 0; index < 8; ++index) {
+      std::string dir = cpu_root + "/cpu" + std::to_string(cpu) + "/cache/index" + std::to_string(index) + "/";
+      std::string level = read_first_line(dir + "level");
+      if (level.empty()) break;
+      if (auto l = parse_u32(trim(level)); !l || *l < 2) continue;
+      std::string shared = read_first_line(dir + "shared_cpu_list");
+      for (unsigned other : cpus) {
+        if (other != cpu && list_holds(shared, other)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool cpus_share_cache() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<unsigned> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 64; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+    }
+  }
+  return cpus_share_cache("/sys/devices/system/cpu", cpus);
 }
 
 void run_parallel(size_t tasks, size_t threads, const std::function<void(size_t)>& fn) {
