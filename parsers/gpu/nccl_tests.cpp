@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -38,14 +37,6 @@ size_t split_fields(std::string_view s, std::array<std::string_view, kMaxTokens 
     out[n++] = s.substr(start, i - start);
   }
   return n;
-}
-
-std::optional<double> parse_double(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  double v = 0;
-  auto [ptr, ec] = read_double(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
 }
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

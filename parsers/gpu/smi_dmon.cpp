@@ -1,7 +1,6 @@
 #include "parsers/gpu/smi_dmon.h"
 
 #include <array>
-#include <charconv>
 #include <optional>
 #include <string>
 
@@ -97,9 +96,8 @@ bool read_value(std::string_view t, std::optional<double>& out) {
     }
     return false;
   }
-  double v = 0;
-  auto [end, ec] = read_double(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || end != t.data() + t.size()) return false;
+  auto v = parse_double(t);
+  if (!v) return false;
   out = v;
   return true;
 }

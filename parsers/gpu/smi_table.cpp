@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 
 #include "src/util/numbers.h"
 #include "src/util/text.h"
@@ -67,10 +66,7 @@ std::optional<double> number_with(std::string_view s, std::string_view unit) {
   if (!s.ends_with(unit)) return std::nullopt;
   s.remove_suffix(unit.size());
   if (s.empty() || !is_digit(s.front())) return std::nullopt;
-  double v = 0;
-  auto [ptr, ec] = read_double(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
+  return parse_double(s);
 }
 
 // Memory cells say MiB; drivers before R331 said MB for the same unit.

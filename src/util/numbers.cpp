@@ -117,4 +117,11 @@ std::from_chars_result read_double(const char* first, const char* last, double& 
   return {ptr, std::errc()};
 }
 
+std::optional<double> parse_double(std::string_view s) {
+  double value = 0;
+  auto [ptr, ec] = read_double(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
 }  // namespace nd

@@ -35,5 +35,7 @@ inline std::optional<uint64_t> parse_digits_u64(std::string_view digits) {
 // from_chars for floating point alone makes the binary load libm at every
 // start (0.3 ms in a virtual machine); this reads through strtod_l.
 std::from_chars_result read_double(const char* first, const char* last, double& value);
+// The whole of `s` as read_double() reads it; nullopt for anything else.
+std::optional<double> parse_double(std::string_view s);
 
 }  // namespace nd

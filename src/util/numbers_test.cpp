@@ -159,3 +159,12 @@ TEST_CASE("read_double reads as from_chars does") {
     check_like_from_chars(text);
   }
 }
+
+TEST_CASE("parse_double takes the whole text or nothing") {
+  CHECK(parse_double("62.35") == 62.35);
+  CHECK(parse_double("1.2e+06") == 1.2e6);
+  CHECK_FALSE(parse_double(""));
+  CHECK_FALSE(parse_double("62.35W"));
+  CHECK_FALSE(parse_double(" 1"));
+  CHECK_FALSE(parse_double("1e400"));
+}

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/util/cpuset.h"
 #include "src/util/numbers.h"
 #include "src/util/text.h"
 
@@ -22,20 +23,6 @@ std::string read_first_line(const std::string& path) {
   std::string line;
   std::getline(in, line);
   return line;
-}
-
-// "0-3,8,10-11" (sysfs's cpu list) holds `cpu`.
-bool list_holds(std::string_view list, unsigned cpu) {
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    std::string_view part = trim(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    size_t dash = part.find('-');
-    auto low = parse_u32(part.substr(0, dash));
-    auto high = dash == std::string_view::npos ? low : parse_u32(part.substr(dash + 1));
-    if (low && high && *low <= cpu && cpu <= *high) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -54,9 +41,9 @@ bool cpus_share_cache(const std::string& cpu_root, std::span<const unsigned> cpu
       std::string level = read_first_line(dir + "level");
       if (level.empty()) break;
       if (auto l = parse_u32(trim(level)); !l || *l < 2) continue;
-      std::string shared = read_first_line(dir + "shared_cpu_list");
+      auto shared = parse_cpu_list(trim(read_first_line(dir + "shared_cpu_list")));
       for (unsigned other : cpus) {
-        if (other != cpu && list_holds(shared, other)) return true;
+        if (other != cpu && shared && shared->has(other)) return true;
       }
     }
   }
