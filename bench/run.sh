@@ -1,6 +1,7 @@
 #!/bin/sh
 # Benchmark: nccl-doctor check against grep -c and wc -l in the same run, each
-# with wall time, CPU time (user + system), peak RSS and minor page faults:
+# with wall time, CPU time (user + system), peak RSS and minor page faults,
+# the commands of a case taking turns (see measure_together in common.sh):
 #   1. one large generated log (in the page cache), from the file and from a
 #      pipe, and its scaling at a quarter, a half and all of it;
 #   2. the same job behind Open MPI's --tag-output prefix;
@@ -69,14 +70,14 @@ run_case() {
   shift
   files=$*
   sh -c "cat $files >/dev/null"
-  measure "wc -l" "wc -l $files"
-  t_wc=$secs
   # grep writes its count to a file: with stdout on /dev/null GNU grep stops at the first match.
-  measure "grep -c 'via NET/Socket'" "grep -c 'via NET/Socket' $files"
-  t_grep=$secs
-  c_grep=$cpu
-  measure "nccl-doctor check" "'$bin' check --color never $files"
-  verdict=$(grep '^verdict:' "$dir/out.txt" || true)
+  measure_together "wc -l" "wc -l $files" \
+    "grep -c 'via NET/Socket'" "grep -c 'via NET/Socket' $files" \
+    "nccl-doctor check" "'$bin' check --color never $files"
+  t_wc=$secs_1
+  t_grep=$secs_2
+  c_grep=$cpu_2
+  verdict=$(grep '^verdict:' "$dir/out-3.txt" || true)
   echo "  report: $verdict"
   echo "  check / grep -c: wall $(ratio "$secs" "$t_grep") (target <= 1.00), CPU $(ratio "$cpu" "$c_grep") (target <= 1.50);" \
        "check / wc -l: wall $(ratio "$secs" "$t_wc")"
@@ -92,21 +93,19 @@ echo
 log=$big
 echo "bench: 1. $(stat -L -c %s "$big") bytes, $(wc -l <"$big") lines: $hosts hosts x $gpus GPUs, $channels channels, NCCL $version"
 run_case "log" "'$big'"
-measure "cat FILE | nccl-doctor check -" "cat '$big' | '$bin' check --color never -"
-t_pipe=$secs
 # The floor of any pipe: cat and a reader that only counts lines.
-measure "cat FILE | wc -l" "cat '$big' | wc -l"
-echo "  pipe / cat | wc -l: wall $(ratio "$t_pipe" "$secs")"
+measure_together "cat FILE | nccl-doctor check -" "cat '$big' | '$bin' check --color never -" \
+  "cat FILE | wc -l" "cat '$big' | wc -l"
+echo "  pipe / cat | wc -l: wall $(ratio "$secs_1" "$secs_2")"
 
 echo
 echo "bench: scaling (same job, more COLL lines: a quarter, a half, all of it)"
 for k in 1 2 4; do
   f=$dir/log-${k}x.log
   cat "$f" >/dev/null
-  measure "${k}x: $(($(stat -L -c %s "$f") / 1048576)) MB  grep -c" "grep -c 'via NET/Socket' '$f'"
-  g=$secs
-  measure "${k}x: check FILE" "'$bin' check --color never '$f'"
-  echo "      check / grep $(ratio "$secs" "$g"), $(awk "BEGIN { printf \"%.0f\", $(stat -L -c %s "$f") / 1048576 / $secs }") MB/s"
+  measure_together "${k}x: $(($(stat -L -c %s "$f") / 1048576)) MB  grep -c" "grep -c 'via NET/Socket' '$f'" \
+    "${k}x: check FILE" "'$bin' check --color never '$f'"
+  echo "      check / grep $(ratio "$secs_2" "$secs_1"), $(awk "BEGIN { printf \"%.0f\", $(stat -L -c %s "$f") / 1048576 / $secs_2 }") MB/s"
 done
 
 if [ "$(bytes "$tag_size")" -gt 0 ]; then
@@ -137,22 +136,19 @@ fi
 
 echo
 small=testdata/logs/2.28.3/plugin-init-fails-then-ib.log
-echo "bench: 4. start-up: $(stat -L -c %s "$small") bytes ($small), median of 100 runs"
+echo "bench: 4. start-up: $(stat -L -c %s "$small") bytes ($small), median of 100 runs each, in turn"
 startup=$(python3 - "$bin" "$small" <<'PY'
 import subprocess, sys, time
 bin, log = sys.argv[1], sys.argv[2]
-def median(cmd):
-    times = []
-    for _ in range(100):
+# In turn, as measure_together does: a slow spell slows all four alike.
+commands = [[bin, "check", "--color", "never", log], [bin, "--version"], ["grep", "-c", "via NET/Socket", log], ["true"]]
+times = [[] for _ in commands]
+for _ in range(100):
+    for cmd, runs in zip(commands, times):
         t = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t)
-    return sorted(times)[len(times) // 2] * 1000
-check = median([bin, "check", "--color", "never", log])
-version = median([bin, "--version"])
-grep = median(["grep", "-c", "via NET/Socket", log])
-true = median(["true"])
-print(f"{check:.1f} {version:.1f} {grep:.1f} {true:.1f}")
+        runs.append(time.perf_counter() - t)
+print(" ".join(f"{sorted(runs)[len(runs) // 2] * 1000:.1f}" for runs in times))
 PY
 )
 set -- $startup
