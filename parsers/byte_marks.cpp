@@ -21,12 +21,14 @@ void scan_words_portable(const char* p, size_t words, uint64_t* nl, uint64_t* ca
 #pragma GCC unroll 8
     for (unsigned part = 0; part < 8; ++part) {
       uint64_t x = load(p + w * 64 + part * 8);
-      if (has_zero_byte(x & (kOnes * 0xe0))) {
+      uint64_t below_0x20 = x & (kOnes * 0xe0);  // zero where a byte is below 0x20
+      uint64_t not_n = x ^ (kOnes * 'N');        // zero where a byte is an `N`
+      if (has_zero_byte(below_0x20)) {
         uint64_t newline = zero_bytes(x ^ (kOnes * '\n'));
         n |= gather_high_bits(newline) << (part * 8);
-        k |= gather_high_bits(zero_bytes(x & (kOnes * 0xe0)) & ~newline) << (part * 8);
+        k |= gather_high_bits(zero_bytes(below_0x20) & ~newline) << (part * 8);
       }
-      if (has_zero_byte(x ^ (kOnes * 'N'))) c |= gather_high_bits(zero_bytes(x ^ (kOnes * 'N'))) << (part * 8);
+      if (has_zero_byte(not_n)) c |= gather_high_bits(zero_bytes(not_n)) << (part * 8);
     }
     nl[w] = n;
     cap[w] = c;
