@@ -7,7 +7,17 @@
 #include <iterator>
 #include <string_view>
 
-#if defined(__GLIBC__)
+// A sanitizer brings its own malloc.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ND_SANITIZER_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define ND_SANITIZER_MALLOC 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && !defined(ND_SANITIZER_MALLOC)
+#define ND_TUNE_HEAP 1
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -30,10 +40,13 @@
 #include "src/cli/preflight_command.h"
 #include "src/cli/probe_command.h"
 
-int main(int argc, char** argv) {
-  // A closed stdout must surface as a write error we report, not a silent kill.
-  std::signal(SIGPIPE, SIG_IGN);
-#if defined(__GLIBC__)
+#if defined(ND_TUNE_HEAP)
+namespace {
+
+// Sets glibc's malloc up for the model; from .preinit_array, because the
+// heap's first bytes must not be written before the huge page advice below,
+// and the static constructors allocate.
+void set_up_heap(int, char**, char**) {
   // The model's arrays grow to tens of MB. glibc would map each large block
   // afresh and give freed memory back at once, so every regrowth faults its
   // pages in again, which is slow in VMs and containers: keep them instead.
@@ -50,17 +63,38 @@ int main(int argc, char** argv) {
   // few dozen. Reserve the heap's first 64 MB at once and ask for huge pages
   // there (glibc's own glibc.malloc.hugetlb=1 does the same for every chunk).
   // Nothing is touched until used; with THP off the advice is ignored.
-  constexpr size_t kHugeHeap = size_t{64} << 20;
+  //
+  // A huge page range whose first write comes before the advice stays in
+  // small pages for good, and a short run's whole heap fits in the first
+  // range (40 faults instead of one). So the heap starts one page below a
+  // huge page boundary: malloc writes its first headers there, and all it
+  // hands out later lies in advised ranges.
+  constexpr uintptr_t kHugeHeap = uintptr_t{64} << 20;
+  const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t huge_page = page / sizeof(void*) * page;  // what one page of page table maps
+  const auto brk_start = reinterpret_cast<uintptr_t>(sbrk(0));
+  uintptr_t heap_start = (brk_start + page - 1) & ~(page - 1);
+  const uintptr_t boundary = (heap_start + page + huge_page - 1) & ~(huge_page - 1);
+  if (huge_page < kHugeHeap && sbrk(static_cast<intptr_t>(boundary - page - brk_start)) != reinterpret_cast<void*>(-1)) {
+    heap_start = boundary - page;
+  }
   mallopt(M_TOP_PAD, static_cast<int>(kHugeHeap));
-  auto heap_start = reinterpret_cast<uintptr_t>(sbrk(0));
-  void* volatile grow = std::malloc(size_t{1} << 20);  // more than the heap has left: it grows by the pad
-  std::free(grow);
-  auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
+  void* volatile first = std::malloc(1);  // malloc's first block: the heap grows by the pad
+  std::free(first);
   mallopt(M_TOP_PAD, 128 << 10);  // glibc's default for later growth
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  heap_start = (heap_start + page - 1) & ~(page - 1);
-  if (heap_end > heap_start) madvise(reinterpret_cast<void*>(heap_start), heap_end - heap_start, MADV_HUGEPAGE);
+  const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uintptr_t advised = heap_start + page;
+  if (heap_end > advised) madvise(reinterpret_cast<void*>(advised), heap_end - advised, MADV_HUGEPAGE);
+}
+
+}  // namespace
+
+__attribute__((section(".preinit_array"), used)) static void (*const kSetUpHeap)(int, char**, char**) = set_up_heap;
 #endif
+
+int main(int argc, char** argv) {
+  // A closed stdout must surface as a write error we report, not a silent kill.
+  std::signal(SIGPIPE, SIG_IGN);
 
   CLI::App app{"nccl-doctor: diagnose NCCL multi-GPU, multi-node jobs", "nccl-doctor"};
   app.set_version_flag("--version", std::string("nccl-doctor ") + ND_VERSION);
