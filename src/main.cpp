@@ -75,9 +75,9 @@ void set_up_heap(int, char**, char**) {
   const auto brk_start = reinterpret_cast<uintptr_t>(sbrk(0));
   uintptr_t heap_start = (brk_start + page - 1) & ~(page - 1);
   const uintptr_t boundary = (heap_start + page + huge_page - 1) & ~(huge_page - 1);
-  if (huge_page < kHugeHeap && sbrk(static_cast<intptr_t>(boundary - page - brk_start)) != reinterpret_cast<void*>(-1)) {
-    heap_start = boundary - page;
-  }
+  const bool placed = huge_page < kHugeHeap &&
+                      sbrk(static_cast<intptr_t>(boundary - page - brk_start)) != reinterpret_cast<void*>(-1);
+  if (placed) heap_start = boundary - page;
   mallopt(M_TOP_PAD, static_cast<int>(kHugeHeap));
   void* volatile first = std::malloc(1);  // malloc's first block: the heap grows by the pad
   std::free(first);
