@@ -7,8 +7,10 @@
 //  - the forward COLL header reader agrees with the backward one, the
 //    forward Trees reader with the general one, and the vectorised byte
 //    marks with the portable ones,
-//  - the chunked feeder builds the same counters as add_line().
+//  - the chunked feeder, from a pipe and from a file whose last chunks a
+//    waiting helper parses ahead, builds the same counters as add_line().
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -227,30 +229,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     nd::split_lines(input.substr(0, cap), 100, [&](const nd::Line& line) { builder.add_line(file, line); });
     builder.finish();
 
-    nd::JobModel chunked;
-    nd::ModelBuilder b2(chunked);
-    uint32_t f2 = b2.add_file("fuzz.log");
+    // Read as a regular file (a memfd) the chunks are taken by offset, and a
+    // helper waiting out setup lines parses the last ones ahead of their turn.
+    auto require_same_model = [&](int fd, bool setup_on_one_core) {
+      nd::JobModel chunked;
+      nd::ModelBuilder b2(chunked);
+      uint32_t f2 = b2.add_file("fuzz.log");
+      nd::FeedOptions options;
+      options.threads = 2;
+      options.chunk = 64;
+      options.max_line = 100;
+      options.setup_on_one_core = setup_on_one_core;
+      nd::feed_lines(fd, f2, b2, options);
+      close(fd);
+      b2.finish();
+      require(chunked.counters.lines == by_line.counters.lines, "line counts differ");
+      require(chunked.counters.nccl_lines == by_line.counters.nccl_lines, "NCCL line counts differ");
+      require(chunked.counters.info_lines == by_line.counters.info_lines &&
+                  chunked.counters.warn_lines == by_line.counters.warn_lines &&
+                  chunked.counters.truncated_lines == by_line.counters.truncated_lines &&
+                  chunked.counters.spliced_lines == by_line.counters.spliced_lines,
+              "INFO, WARN, cut or spliced line counts differ");
+      require(chunked.counters.connection_lines == by_line.counters.connection_lines, "connection counts differ");
+      require(chunked.hosts.names() == by_line.hosts.names(), "hosts differ");
+      require(chunked.comms.size() == by_line.comms.size(), "communicators differ");
+    };
     int fds[2];
     if (pipe(fds) != 0) return 0;
     if (write(fds[1], data, cap) != static_cast<ssize_t>(cap)) return 0;
     close(fds[1]);
-    nd::FeedOptions options;
-    options.threads = 2;
-    options.chunk = 64;
-    options.max_line = 100;
-    nd::feed_lines(fds[0], f2, b2, options);
-    close(fds[0]);
-    b2.finish();
-    require(chunked.counters.lines == by_line.counters.lines, "line counts differ");
-    require(chunked.counters.nccl_lines == by_line.counters.nccl_lines, "NCCL line counts differ");
-    require(chunked.counters.info_lines == by_line.counters.info_lines &&
-                chunked.counters.warn_lines == by_line.counters.warn_lines &&
-                chunked.counters.truncated_lines == by_line.counters.truncated_lines &&
-                chunked.counters.spliced_lines == by_line.counters.spliced_lines,
-            "INFO, WARN, cut or spliced line counts differ");
-    require(chunked.counters.connection_lines == by_line.counters.connection_lines, "connection counts differ");
-    require(chunked.hosts.names() == by_line.hosts.names(), "hosts differ");
-    require(chunked.comms.size() == by_line.comms.size(), "communicators differ");
+    require_same_model(fds[0], false);
+    int mem = memfd_create("fuzz.log", MFD_CLOEXEC);
+    if (mem < 0) return 0;
+    if (write(mem, data, cap) != static_cast<ssize_t>(cap) || lseek(mem, 0, SEEK_SET) != 0) {
+      close(mem);
+      return 0;
+    }
+    require_same_model(mem, true);
   }
   return 0;
 }

@@ -35,6 +35,9 @@ struct Slot {
   uint64_t chunk = 0;   // the chunk's number within its input
   uint64_t lines = 0;
   bool line_by_line = false;  // parsed at merge time, see parse_chunk
+  bool ahead = false;    // parsed ahead of its turn, for its counts (see Feeder::take)
+  bool counted = false;  // its counts were taken ahead: nothing to read or parse
+  std::string first_text;  // the counted chunk's first line, for ParsedLines::first_text
   int64_t file_offset = -1;   // of buffer[0], for a regular file
   ParsedLines parsed;
   ByteMarks marks;
@@ -127,6 +130,13 @@ constexpr std::chrono::milliseconds kMaxHold{20};
 constexpr size_t kChunksInFlight = size_t{2} << 20;
 constexpr size_t kMinChunk = size_t{128} << 10;
 
+// Chunks parsed ahead of their turn wait as counts, at most this many (2 GB
+// of 512 KB chunks), so memory stays bounded however long the log.
+constexpr size_t kMaxCountedAhead = 4096;
+// After this many chunks in a row parsed ahead that held more than counts,
+// the helpers stop parsing ahead: the log's end is not per-operation lines.
+constexpr unsigned kAheadMisses = 2;
+
 // A regular file is read by offset, unless a tap must see its bytes in
 // order. Alone, an empty one is read as a stream (a log just created may
 // still grow); among several it has no chunks.
@@ -174,6 +184,7 @@ class Feeder {
       builder_.add_source(input.file, input.fd);
     }
     done_ = regular_ && chunks_ == 0;
+    ahead_next_ = chunks_ > 0 ? chunks_ - 1 : 0;
   }
 
   std::vector<FeedResult> run() {
@@ -209,24 +220,85 @@ class Feeder {
   }
 
   void process(Slot* slot) {
-    if (regular_) read_regular(*slot);
-    parse_chunk(*slot, options_.max_line);
-    if (regular_) {
-      slot->parsed.source = std::string_view(slot->buffer.get(), slot->end);
-      slot->parsed.source_offset = slot->file_offset;
+    if (slot->ahead) return parse_ahead(slot);
+    if (!slot->counted) {
+      if (regular_) read_regular(*slot);
+      parse_chunk(*slot, options_.max_line);
+      if (regular_) {
+        slot->parsed.source = std::string_view(slot->buffer.get(), slot->end);
+        slot->parsed.source_offset = slot->file_offset;
+      }
     }
     publish(slot);
   }
 
+  // What a chunk that left only counts keeps while it waits for its turn.
+  struct Counted {
+    LineCounts counts;
+    uint64_t lines = 0;
+    LineCounts first_share;
+    uint64_t first_number = 0;
+    std::string first_text;
+  };
+
+  // Whether a waiting helper may parse a chunk ahead: the file is read by
+  // offset, the hosts named so far are all in known_hosts_ (a per-operation
+  // line of an unknown host is an item, not a count), the last chunks parsed
+  // ahead left counts, and the next one is well clear of the chunks taken in
+  // order. Under mutex_.
+  bool can_parse_ahead() const {
+    return regular_ && hosts_settled_ && ahead_misses_ < kAheadMisses && counted_.size() < kMaxCountedAhead &&
+           ahead_next_ >= next_id_ + slots_total_;
+  }
+
+  void parse_ahead(Slot* slot) {
+    bool read = read_regular(*slot, /*ahead=*/true);
+    parse_chunk(*slot, options_.max_line);
+    const ParsedLines& p = slot->parsed;
+    bool counts_only = read && !slot->line_by_line && p.items.empty() && p.bindings.empty() &&
+                       p.frameworks.empty() && p.others.empty() && !p.expect_last_error;
+    std::lock_guard lk(mutex_);
+    if (counts_only && slot->id >= next_id_) {
+      counted_.emplace(slot->id, Counted{p.counts, slot->lines, p.first_share, p.first_number, std::string(p.first_text)});
+    }
+    if (read) ahead_misses_ = counts_only ? 0 : ahead_misses_ + 1;
+    slot->ahead = false;
+    slot->parsed.clear();
+    free_.push_back(slot);
+    cv_.notify_all();
+  }
+
+  // The chunk's parsed lines, as parse_chunk() left them, from its counts.
+  static void take_counts(Slot& slot, Counted& counted) {
+    slot.counted = true;
+    slot.line_by_line = false;
+    slot.lines = counted.lines;
+    slot.first_text = std::move(counted.first_text);
+    ParsedLines& p = slot.parsed;
+    p.counts = counted.counts;
+    p.first_share = counted.first_share;
+    p.first_number = counted.first_number;
+    p.first_items = 0;
+    p.first_text = slot.first_text;
+  }
+
   // Hands out the next chunk: a free slot and, for a stream, its bytes.
   // nullptr when the input is exhausted.
-  // A helper waits while the chunks are setup lines and setup_on_one_core_.
+  // While the chunks are setup lines and setup_on_one_core_, a helper does
+  // not take the next chunk: it parses one of the file's last chunks ahead
+  // of its turn, or waits. A log's setup comes first and its per-operation
+  // lines after it; a chunk of those, once its hosts are known, leaves only
+  // counts, which wait for their turn without the chunk's bytes. So the
+  // helper's core parses the log's end while the merging thread reads the
+  // setup, instead of idling.
   Slot* take(bool helper = false) {
     Slot* slot;
     {
       std::unique_lock lk(mutex_);
       cv_.wait(lk, [&] {
-        return done_ || (!(helper && park_helpers_) && (!free_.empty() || slots_made_ < slots_total_));
+        if (done_) return true;
+        bool room = !free_.empty() || slots_made_ < slots_total_;
+        return room && (!(helper && park_helpers_) || can_parse_ahead());
       });
       if (done_) return nullptr;
       if (!free_.empty()) {
@@ -241,12 +313,27 @@ class Feeder {
       }
       slot->begin = slot->end = 0;
       slot->parsed.known_hosts = known_hosts_;
+      if (helper && park_helpers_) {
+        slot->ahead = true;
+        slot->id = ahead_next_--;
+        // Inputs are in chunk order: the last one that starts at or before the id.
+        auto input = std::upper_bound(inputs_.begin(), inputs_.end(), slot->id,
+                                      [](uint64_t id, const Input& in) { return id < in.first_chunk; });
+        slot->input = static_cast<size_t>(input - inputs_.begin()) - 1;
+        slot->chunk = slot->id - inputs_[slot->input].first_chunk;
+        return slot;
+      }
       if (regular_) {
         slot->id = next_id_++;
         while (slot->id >= inputs_[take_input_].first_chunk + inputs_[take_input_].chunks) ++take_input_;
         slot->input = take_input_;
         slot->chunk = slot->id - inputs_[take_input_].first_chunk;
         if (next_id_ >= chunks_) done_ = true;
+        if (auto it = counted_.find(slot->id); it != counted_.end()) {
+          // After a failed read, a file's later chunks are empty, as read.
+          if (inputs_[slot->input].error == 0) take_counts(*slot, it->second);
+          counted_.erase(it);
+        }
         return slot;
       }
     }
@@ -280,15 +367,16 @@ class Feeder {
 
   // Chunk `n` of a regular file: the lines that start in
   // [base + n * chunk, base + (n + 1) * chunk), read with pread. After a
-  // failed read the file's later chunks are empty.
-  void read_regular(Slot& slot) {
+  // failed read the file's later chunks are empty; a chunk read ahead of its
+  // turn only returns false then, and is read again in its turn.
+  bool read_regular(Slot& slot, bool ahead = false) {
     const size_t chunk = chunk_;
     const size_t max_line = options_.max_line;
     const Input& input = inputs_[slot.input];
     const int fd = input.fd;
     {
       std::lock_guard lk(mutex_);
-      if (input.error != 0) return;
+      if (input.error != 0) return true;
     }
     off_t start = input.base + static_cast<off_t>(slot.chunk * chunk);
     off_t from = slot.chunk == 0 ? start : start - 1;
@@ -298,7 +386,7 @@ class Feeder {
     bool eof = false;
     while (n < want) {
       ssize_t r = pread_retry(fd, slot.buffer.get() + n, want - n, from + static_cast<off_t>(n));
-      if (r < 0) return fail(slot.input, errno);
+      if (r < 0) return fail(slot, errno, ahead);
       if (r == 0) {
         eof = true;
         break;
@@ -310,16 +398,16 @@ class Feeder {
     if (slot.chunk > 0) {
       // The line in progress at `start` belongs to the chunk before.
       const void* nl = std::memchr(buf, '\n', n);
-      if (!nl) return;
+      if (!nl) return true;
       first = static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1;
     }
     slot.begin = first;
     slot.end = n;
-    if (first >= n || eof) return;
+    if (first >= n || eof) return true;
     // A line that starts here and runs past the chunk: read up to its end,
     // or just enough of it to know it is overlong.
     const void* last_nl = memrchr(buf + first, '\n', n - first);
-    if (last_nl && static_cast<const char*>(last_nl) == buf + n - 1) return;
+    if (last_nl && static_cast<const char*>(last_nl) == buf + n - 1) return true;
     size_t line_start = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf) + 1 : first;
     // A few KB hold the rest of almost every line; reading up to the longest
     // line at once copied a quarter as much again as a 256 KB chunk.
@@ -328,7 +416,7 @@ class Feeder {
       size_t room = std::min({step, line_start + overlong_head(max_line) - n, slot.capacity - n});
       step *= 2;
       ssize_t r = pread_retry(fd, buf + n, room, from + static_cast<off_t>(n));
-      if (r < 0) return fail(slot.input, errno);
+      if (r < 0) return fail(slot, errno, ahead);
       if (r == 0) break;
       const void* nl = std::memchr(buf + n, '\n', static_cast<size_t>(r));
       n += static_cast<size_t>(r);
@@ -338,6 +426,7 @@ class Feeder {
       }
     }
     slot.end = n;
+    return true;
   }
 
   // The next run of whole lines from a stream; the incomplete tail is kept
@@ -442,10 +531,13 @@ class Feeder {
     return true;
   }
 
-  // A failed read of a regular file: the lines before it stand.
-  void fail(size_t input, int err) {
+  // A failed read of a regular file: the lines before it stand. Read ahead
+  // of its turn, the chunk is only left empty.
+  bool fail(Slot& slot, int err, bool ahead) {
+    if (ahead) return false;
     std::lock_guard lk(mutex_);
-    if (inputs_[input].error == 0) inputs_[input].error = err;
+    if (inputs_[slot.input].error == 0) inputs_[slot.input].error = err;
+    return false;
   }
 
   // After chunk `id` is merged: is more input ready, a parsed chunk or bytes
@@ -481,6 +573,8 @@ class Feeder {
         merge_input_ = s->input;
       }
       const uint32_t file = inputs_[s->input].file;
+      const size_t hosts_before = builder_.model().hosts.size();
+      if (s->counted) ++results_[s->input].chunks_counted_ahead;
       if (s->line_by_line) {
         split_lines(lines_of(*s), options_.max_line, [&](const Line& line) {
           builder_.add_line(file, Line{line.text, lines_ + line.number, line.truncated});
@@ -493,10 +587,13 @@ class Feeder {
       // lines too: a job's setup comes in one piece (per rank, or per file).
       bool setup = !s->line_by_line && s->parsed.items.size() * 4 > s->lines;
       s->parsed.clear();
+      s->counted = false;
       if (options_.after_merge) options_.after_merge(more_waiting(s->id));
       auto known = builder_.host_snapshot();
+      const size_t hosts = builder_.model().hosts.size();
       lk.lock();
       known_hosts_ = std::move(known);
+      hosts_settled_ = hosts > 0 && hosts == hosts_before && known_hosts_ && known_hosts_->size() == hosts;
       park_helpers_ = setup_on_one_core_ && setup;
       ++next_merge_;
       free_.push_back(s);
@@ -548,6 +645,14 @@ class Feeder {
   bool merging_ = false;
   bool setup_on_one_core_ = false;  // set before the helpers start
   bool park_helpers_ = false;       // under mutex_
+  // Parsing ahead (see take), under mutex_: the chunks that left only
+  // counts, by id; the next chunk to parse ahead (they go down from the
+  // last); how many in a row held more than counts; whether the last merge
+  // named no new host and known_hosts_ holds every host.
+  std::map<uint64_t, Counted> counted_;
+  uint64_t ahead_next_ = 0;
+  unsigned ahead_misses_ = 0;
+  bool hosts_settled_ = false;
   size_t merge_input_ = 0;
   uint64_t lines_ = 0;  // of the input being merged
   std::vector<FeedResult> results_;

@@ -53,6 +53,9 @@ struct FeedOptions {
 struct FeedResult {
   int error = 0;        // errno of a failed read, 0 when none
   uint64_t lines = 0;
+  // Chunks of per-operation lines parsed ahead of their turn while the
+  // merging thread read setup lines alone (FeedOptions::setup_on_one_core).
+  uint64_t chunks_counted_ahead = 0;
 };
 
 // Reads `fd` to its end. A regular file is read with pread() by every worker
