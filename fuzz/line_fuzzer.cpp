@@ -253,6 +253,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       require(chunked.counters.connection_lines == by_line.counters.connection_lines, "connection counts differ");
       require(chunked.hosts.names() == by_line.hosts.names(), "hosts differ");
       require(chunked.comms.size() == by_line.comms.size(), "communicators differ");
+      require(chunked.framework_errors.size() == by_line.framework_errors.size(), "framework errors differ");
+      for (size_t i = 0; i < chunked.framework_errors.size(); ++i) {
+        const auto& x = chunked.framework_errors[i];
+        const auto& y = by_line.framework_errors[i];
+        require(x.kind == y.kind && x.text == y.text && x.line.line == y.line.line, "framework errors differ");
+      }
     };
     int fds[2];
     if (pipe(fds) != 0) return 0;

@@ -37,7 +37,6 @@ struct Slot {
   bool line_by_line = false;  // parsed at merge time, see parse_chunk
   bool ahead = false;    // parsed ahead of its turn, for its counts (see Feeder::take)
   bool counted = false;  // its counts were taken ahead: nothing to read or parse
-  std::string first_text;  // the counted chunk's first line, for ParsedLines::first_text
   int64_t file_offset = -1;   // of buffer[0], for a regular file
   ParsedLines parsed;
   ByteMarks marks;
@@ -130,8 +129,8 @@ constexpr std::chrono::milliseconds kMaxHold{20};
 constexpr size_t kChunksInFlight = size_t{2} << 20;
 constexpr size_t kMinChunk = size_t{128} << 10;
 
-// Chunks parsed ahead of their turn wait as counts, at most this many (2 GB
-// of 512 KB chunks), so memory stays bounded however long the log.
+// Chunks parsed ahead of their turn wait as counts, at most this many (a
+// hundred bytes each), so memory stays bounded however long the log.
 constexpr size_t kMaxCountedAhead = 4096;
 // After this many chunks in a row parsed ahead that held more than counts,
 // the helpers stop parsing ahead: the log's end is not per-operation lines.
@@ -238,28 +237,31 @@ class Feeder {
     uint64_t lines = 0;
     LineCounts first_share;
     uint64_t first_number = 0;
-    std::string first_text;
   };
 
   // Whether a waiting helper may parse a chunk ahead: the file is read by
-  // offset, the hosts named so far are all in known_hosts_ (a per-operation
-  // line of an unknown host is an item, not a count), the last chunks parsed
-  // ahead left counts, and the next one is well clear of the chunks taken in
-  // order. Under mutex_.
+  // offset, the hosts named so far are all in known_hosts_ (else their
+  // per-operation lines leave items, and the chunk is parsed for nothing),
+  // the last chunks parsed ahead left counts, and the next one is well clear
+  // of the chunks taken in order. Under mutex_.
   bool can_parse_ahead() const {
     return regular_ && hosts_settled_ && ahead_misses_ < kAheadMisses && counted_.size() < kMaxCountedAhead &&
            ahead_next_ >= next_id_ + slots_total_;
   }
 
+  // A chunk that leaves only counts, and whose first line holds NCCL's
+  // marker (so it cannot be the message of a `Last error:` before it), keeps
+  // its counts; any other is read again in its turn.
   void parse_ahead(Slot* slot) {
     bool read = read_regular(*slot, /*ahead=*/true);
-    parse_chunk(*slot, options_.max_line);
+    if (read) parse_chunk(*slot, options_.max_line);
     const ParsedLines& p = slot->parsed;
     bool counts_only = read && !slot->line_by_line && p.items.empty() && p.bindings.empty() &&
-                       p.frameworks.empty() && p.others.empty() && !p.expect_last_error;
+                       p.frameworks.empty() && p.others.empty() && !p.expect_last_error &&
+                       (slot->lines == 0 || holds_nccl_marker(p.first_text));
     std::lock_guard lk(mutex_);
     if (counts_only && slot->id >= next_id_) {
-      counted_.emplace(slot->id, Counted{p.counts, slot->lines, p.first_share, p.first_number, std::string(p.first_text)});
+      counted_.emplace(slot->id, Counted{p.counts, slot->lines, p.first_share, p.first_number});
     }
     if (read) ahead_misses_ = counts_only ? 0 : ahead_misses_ + 1;
     slot->ahead = false;
@@ -269,28 +271,26 @@ class Feeder {
   }
 
   // The chunk's parsed lines, as parse_chunk() left them, from its counts.
-  static void take_counts(Slot& slot, Counted& counted) {
+  // ModelBuilder::apply() reads the first line's text only to see whether
+  // it holds NCCL's marker, which parse_ahead() made sure it does.
+  static void take_counts(Slot& slot, const Counted& counted) {
     slot.counted = true;
     slot.line_by_line = false;
     slot.lines = counted.lines;
-    slot.first_text = std::move(counted.first_text);
     ParsedLines& p = slot.parsed;
     p.counts = counted.counts;
     p.first_share = counted.first_share;
     p.first_number = counted.first_number;
     p.first_items = 0;
-    p.first_text = slot.first_text;
+    p.first_text = " NCCL ";
   }
 
   // Hands out the next chunk: a free slot and, for a stream, its bytes.
   // nullptr when the input is exhausted.
   // While the chunks are setup lines and setup_on_one_core_, a helper does
   // not take the next chunk: it parses one of the file's last chunks ahead
-  // of its turn, or waits. A log's setup comes first and its per-operation
-  // lines after it; a chunk of those, once its hosts are known, leaves only
-  // counts, which wait for their turn without the chunk's bytes. So the
-  // helper's core parses the log's end while the merging thread reads the
-  // setup, instead of idling.
+  // of its turn (parse_ahead), or waits. A log's end is most often
+  // per-operation lines, which leave only counts.
   Slot* take(bool helper = false) {
     Slot* slot;
     {
@@ -367,8 +367,8 @@ class Feeder {
 
   // Chunk `n` of a regular file: the lines that start in
   // [base + n * chunk, base + (n + 1) * chunk), read with pread. After a
-  // failed read the file's later chunks are empty; a chunk read ahead of its
-  // turn only returns false then, and is read again in its turn.
+  // failed read the file's later chunks are empty. False when this read
+  // failed: a chunk read ahead of its turn records no error then.
   bool read_regular(Slot& slot, bool ahead = false) {
     const size_t chunk = chunk_;
     const size_t max_line = options_.max_line;

@@ -260,7 +260,8 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
   // and keeps as counts; among them the shapes that leave more than counts:
   // a host named for the first time, a WARN, `Last error:` before NCCL's
   // next line or before its message (at every seam, as chunk sizes vary),
-  // and a last line without a newline.
+  // and a last line without a newline. The merging thread pauses after each
+  // of its first merges, so that the helper surely gets to parse ahead.
   const std::string op = "AllReduce: opCount 1f sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 "
                          "datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=8] stream 0x55d786a0f720";
   std::string content;
@@ -283,16 +284,23 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
     if (n == 2930) content += "gpu01:2771:2771 [0] NCCL WARN Call to ibv_reg_mr failed\n";
     if (n == 2950) content += "ncclSystemError: System call (e.g. socket, malloc) or external library call failed\nLast error:\n";
     if (n == 2970) content += "Last error:\nsocketStartConnect: Connect to 10.0.0.1<34567> failed : Connection refused\n";
+    // An empty message: NCCL's next lines are not it, nor a line after them
+    // (1 to 4 lines after, so that one of them starts a chunk).
+    if (n == 2976 || n == 2982 || n == 2989 || n == 2997) content += "Last error:\n";
+    if (n == 2977 || n == 2984 || n == 2992 || n == 2999) content += "Traceback (most recent call last):\n";
   }
   content += "gpu01:2771:2771 [0] NCCL INFO " + op;
   std::string path = temp_file(content);
   std::string expected = by_lines(path, kDefaultMaxLine);
-  uint64_t counted = 0;
   for (size_t threads : {2, 4}) {
     for (size_t chunk : {size_t{61}, size_t{250}, size_t{1000}, size_t{4096}}) {
       INFO("threads " << threads << " chunk " << chunk);
       FeedOptions options = feed_options(threads, chunk, kDefaultMaxLine);
       options.setup_on_one_core = true;
+      size_t merges = 0;
+      options.after_merge = [&](bool) {
+        if (++merges <= 40) std::this_thread::sleep_for(std::chrono::microseconds(500));
+      };
       JobModel model;
       ModelBuilder builder(model);
       uint32_t file = builder.add_file("job.log");
@@ -302,7 +310,8 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
       builder.finish();
       CHECK(describe(model) == expected);
       CHECK(r.lines == split_lines(content, kDefaultMaxLine, [](const Line&) {}));
-      counted += r.chunks_counted_ahead;
+      // Chunks of 4096 bytes leave too few setup chunks to be sure of it.
+      if (chunk <= 1000) CHECK(r.chunks_counted_ahead > 0);
       // The helpers wait, and parse nothing ahead, where setup lines are
       // parsed on every core.
       options.setup_on_one_core = false;
@@ -316,9 +325,6 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
       CHECK(describe(every_core) == expected);
     }
   }
-  // Whether a helper gets to a chunk before the merge does depends on the
-  // scheduler; over eight runs of hundreds of setup chunks each, it does.
-  CHECK(counted > 0);
   std::remove(path.c_str());
 }
 

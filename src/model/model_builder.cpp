@@ -61,24 +61,30 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
     return LineRef{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + line, UINT32_MAX))};
   };
   size_t first = 0;
-  if (expect_last_error_ && parsed.counts.lines > 0 && !holds_nccl_marker(parsed.first_text)) {
-    // The batch's first line is the message of the batch before's last line.
+  if (expect_last_error_ && parsed.counts.lines > 0) {
+    // Only the line right after `Last error:`, the batch's first, can be its
+    // message: one that holds NCCL's marker is not.
     expect_last_error_ = false;
-    c -= parsed.first_share;
-    first = parsed.first_items;
-    add_framework_line(ref_of(parsed.first_number), parse_framework_line(FrameworkKind::LastError, parsed.first_text));
+    if (!holds_nccl_marker(parsed.first_text)) {
+      c -= parsed.first_share;
+      first = parsed.first_items;
+      add_framework_line(ref_of(parsed.first_number),
+                         parse_framework_line(FrameworkKind::LastError, parsed.first_text));
+    }
   }
   bool placed = parsed.source_offset >= 0 && file < model_.sources.size() && model_.sources[file];
   source_ = placed ? parsed.source : std::string_view();
   source_offset_ = placed ? parsed.source_offset : -1;
   for (size_t k = first; k < parsed.items.size(); ++k) {
     const auto& item = parsed.items[k];
-    // Only a `Last error:` line just before the batch's end carries over.
-    expect_last_error_ = false;
     apply_item(ref_of(item.line), parsed, item);
   }
   source_ = {};
   source_offset_ = -1;
+  // Only a `Last error:` line that ends the batch carries over, whatever the
+  // lines after it in the batch left (a counted per-operation line leaves no
+  // item).
+  if (parsed.counts.lines > 0) expect_last_error_ = parsed.expect_last_error;
 }
 
 void ModelBuilder::apply_item(LineRef ref, const ParsedLines& parsed, const ParsedLines::Item& item) {
