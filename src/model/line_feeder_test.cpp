@@ -102,7 +102,7 @@ std::string by_lines(const std::string& path, size_t max_line) {
   return describe(model);
 }
 
-std::string by_file(const std::string& path, const FeedOptions& options) {
+std::string by_file(const std::string& path, const FeedOptions& options, FeedResult* result = nullptr) {
   JobModel model;
   ModelBuilder builder(model);
   uint32_t file = builder.add_file("job.log");
@@ -111,6 +111,7 @@ std::string by_file(const std::string& path, const FeedOptions& options) {
   ::close(fd);
   CHECK(r.error == 0);
   builder.finish();
+  if (result) *result = r;
   return describe(model);
 }
 
@@ -301,28 +302,16 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
       options.after_merge = [&](bool) {
         if (++merges <= 40) std::this_thread::sleep_for(std::chrono::microseconds(500));
       };
-      JobModel model;
-      ModelBuilder builder(model);
-      uint32_t file = builder.add_file("job.log");
-      int fd = ::open(path.c_str(), O_RDONLY);
-      FeedResult r = feed_lines(fd, file, builder, options);
-      ::close(fd);
-      builder.finish();
-      CHECK(describe(model) == expected);
+      FeedResult r;
+      CHECK(by_file(path, options, &r) == expected);
       CHECK(r.lines == split_lines(content, kDefaultMaxLine, [](const Line&) {}));
       // Chunks of 4096 bytes leave too few setup chunks to be sure of it.
       if (chunk <= 1000) CHECK(r.chunks_counted_ahead > 0);
       // The helpers wait, and parse nothing ahead, where setup lines are
       // parsed on every core.
       options.setup_on_one_core = false;
-      fd = ::open(path.c_str(), O_RDONLY);
-      JobModel every_core;
-      ModelBuilder every_core_builder(every_core);
-      file = every_core_builder.add_file("job.log");
-      CHECK(feed_lines(fd, file, every_core_builder, options).chunks_counted_ahead == 0);
-      ::close(fd);
-      every_core_builder.finish();
-      CHECK(describe(every_core) == expected);
+      CHECK(by_file(path, options, &r) == expected);
+      CHECK(r.chunks_counted_ahead == 0);
     }
   }
   std::remove(path.c_str());
