@@ -531,8 +531,8 @@ class Feeder {
     return true;
   }
 
-  // A failed read of a regular file: the lines before it stand. Read ahead
-  // of its turn, the chunk is only left empty.
+  // A failed read of a regular file: the lines before it stand. A chunk
+  // read ahead of its turn records nothing: it is read again in its turn.
   bool fail(Slot& slot, int err, bool ahead) {
     if (ahead) return false;
     std::lock_guard lk(mutex_);
