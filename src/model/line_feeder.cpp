@@ -255,9 +255,9 @@ class Feeder {
   void parse_ahead(Slot* slot) {
     bool read = read_regular(*slot, /*ahead=*/true);
     if (read) parse_chunk(*slot, options_.max_line);
+    // Every line that changes the model beyond its counts leaves an item.
     const ParsedLines& p = slot->parsed;
-    bool counts_only = read && !slot->line_by_line && p.items.empty() && p.bindings.empty() &&
-                       p.frameworks.empty() && p.others.empty() && !p.expect_last_error &&
+    bool counts_only = read && !slot->line_by_line && p.items.empty() &&
                        (slot->lines == 0 || holds_nccl_marker(p.first_text));
     std::lock_guard lk(mutex_);
     if (counts_only && slot->id >= next_id_) {

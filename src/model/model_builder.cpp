@@ -61,16 +61,11 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
     return LineRef{file, static_cast<uint32_t>(std::min<uint64_t>(line_base + line, UINT32_MAX))};
   };
   size_t first = 0;
-  if (expect_last_error_ && parsed.counts.lines > 0) {
-    // Only the line right after `Last error:`, the batch's first, can be its
-    // message: one that holds NCCL's marker is not.
-    expect_last_error_ = false;
-    if (!holds_nccl_marker(parsed.first_text)) {
-      c -= parsed.first_share;
-      first = parsed.first_items;
-      add_framework_line(ref_of(parsed.first_number),
-                         parse_framework_line(FrameworkKind::LastError, parsed.first_text));
-    }
+  if (expect_last_error_ && parsed.counts.lines > 0 && !holds_nccl_marker(parsed.first_text)) {
+    // The batch's first line is the message of the batch before's last line.
+    c -= parsed.first_share;
+    first = parsed.first_items;
+    add_framework_line(ref_of(parsed.first_number), parse_framework_line(FrameworkKind::LastError, parsed.first_text));
   }
   bool placed = parsed.source_offset >= 0 && file < model_.sources.size() && model_.sources[file];
   source_ = placed ? parsed.source : std::string_view();
@@ -81,9 +76,9 @@ void ModelBuilder::apply(uint32_t file, uint64_t line_base, const ParsedLines& p
   }
   source_ = {};
   source_offset_ = -1;
-  // Only a `Last error:` line that ends the batch carries over, whatever the
-  // lines after it in the batch left (a counted per-operation line leaves no
-  // item).
+  // Only a `Last error:` line that ends the batch carries over, to the next
+  // batch's first line, whatever the lines after it in this batch left (a
+  // counted per-operation line leaves no item).
   if (parsed.counts.lines > 0) expect_last_error_ = parsed.expect_last_error;
 }
 

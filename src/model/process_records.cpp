@@ -157,10 +157,8 @@ void ModelBuilder::add_binding(LineRef ref, std::string_view clean, const Bindin
 }
 
 void ModelBuilder::add_framework_line(LineRef ref, const FrameworkLine& f) {
-  if (f.opens_last_error) {
-    expect_last_error_ = true;
-    return;
-  }
+  // Its message is on the next line: apply() carries that over.
+  if (f.opens_last_error) return;
   if (f.kind == FrameworkKind::LastError && f.text.empty()) return;
   if (f.kind == FrameworkKind::CrashFrame) {
     // The crash report comes first, its backtrace right after it.
