@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "parsers/line_parser.h"
 #include "src/model/model_fixture.h"
 #include "src/model/ring_graph.h"
 
@@ -261,6 +262,43 @@ TEST_CASE("an empty Last error body does not swallow the next NCCL line") {
   });
   CHECK(m.framework_errors.empty());
   CHECK(m.versions.count("2.18.6") == 1);
+}
+
+TEST_CASE("an empty Last error body carries over only from a batch's last line") {
+  // Batches as the chunked reader merges them: a per-operation line of a
+  // known host is only counted (no item), and a traceback later, first in
+  // its batch, is not the message, as it is not line by line.
+  const std::string_view op = "gpu01:1:1 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x2 count 8 "
+                              "datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6";
+  const std::string_view traceback = "Traceback (most recent call last):";
+  const std::vector<std::vector<std::string_view>> ways = {
+      {op, "Last error:", op}, {op}, {traceback},  // `Last error:` inside a batch
+  };
+  const std::vector<std::vector<std::string_view>> at_end = {
+      {op, "Last error:"}, {op}, {traceback},  // `Last error:` ends a batch
+  };
+  for (const auto& batches : {ways, at_end}) {
+    JobModel model;
+    ModelBuilder builder(model);
+    uint32_t file = builder.add_file("job.log");
+    builder.add_line(file, Line{"gpu01:1:1 [0] NCCL INFO NCCL version 2.18.6+cuda12.2", 1, false});
+    uint64_t base = 1;
+    std::vector<std::string_view> all = {"gpu01:1:1 [0] NCCL INFO NCCL version 2.18.6+cuda12.2"};
+    for (const auto& lines : batches) {
+      ParsedLines parsed;
+      parsed.known_hosts = builder.host_snapshot();
+      uint64_t n = 0;
+      for (std::string_view text : lines) parse_line(Line{text, ++n, false}, parsed);
+      CHECK(parsed.items.size() == static_cast<size_t>(std::count(lines.begin(), lines.end(), "Last error:")) +
+                                       static_cast<size_t>(std::count(lines.begin(), lines.end(), traceback)));
+      builder.apply(file, base, parsed);
+      base += n;
+      all.insert(all.end(), lines.begin(), lines.end());
+    }
+    builder.finish();
+    CHECK(model.framework_errors.empty());
+    CHECK(model_from_lines(all).framework_errors.empty());
+  }
 }
 
 TEST_CASE("2.19.3 lines without host:pid:tid: host unknown, one process per device, P2P places them together") {
