@@ -161,7 +161,8 @@ class Feeder {
     // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.
     capacity_ = chunk_ + 2 * overlong_head(options.max_line);
-    regular_ = inputs.size() > 1 || read_by_offset(inputs[0].fd, options, /*alone=*/true);
+    regular_ = inputs.size() > 1 || (inputs[0].opened_size > 0 && !options.tap) ||
+               read_by_offset(inputs[0].fd, options, /*alone=*/true);
     for (const FeedInput& in : inputs) {
       Input& input = inputs_.emplace_back();
       input.fd = in.fd;
@@ -175,10 +176,16 @@ class Feeder {
         }
         continue;
       }
-      off_t at = ::lseek(in.fd, 0, SEEK_CUR);
-      if (::fstat(in.fd, &st) != 0 || at < 0 || at >= st.st_size) continue;
+      off_t at = 0;
+      off_t size = static_cast<off_t>(in.opened_size);
+      if (size == 0) {
+        at = ::lseek(in.fd, 0, SEEK_CUR);
+        if (::fstat(in.fd, &st) != 0 || at < 0 || at >= st.st_size) continue;
+        size = st.st_size;
+      }
       input.base = at;
-      input.chunks = (static_cast<uint64_t>(st.st_size - at) + chunk_ - 1) / chunk_;
+      input.end = size;
+      input.chunks = (static_cast<uint64_t>(size - at) + chunk_ - 1) / chunk_;
       chunks_ += input.chunks;
       builder_.add_source(input.file, input.fd);
     }
@@ -381,14 +388,18 @@ class Feeder {
     off_t start = input.base + static_cast<off_t>(slot.chunk * chunk);
     off_t from = slot.chunk == 0 ? start : start - 1;
     slot.file_offset = from;
-    size_t want = static_cast<size_t>(start + static_cast<off_t>(chunk) - from);
+    // Up to the size the file had when the feed began, so that the last
+    // chunk costs no read that returns nothing (one per file: per-rank files
+    // come by the thousand).
+    off_t stop = std::min(start + static_cast<off_t>(chunk), input.end);
+    size_t want = stop > from ? static_cast<size_t>(stop - from) : 0;
     size_t n = 0;
-    bool eof = false;
+    bool eof = stop == input.end;
     while (n < want) {
       ssize_t r = pread_retry(fd, slot.buffer.get() + n, want - n, from + static_cast<off_t>(n));
       if (r < 0) return fail(slot, errno, ahead);
       if (r == 0) {
-        eof = true;
+        eof = true;  // the file has shrunk
         break;
       }
       n += static_cast<size_t>(r);
@@ -412,8 +423,9 @@ class Feeder {
     // A few KB hold the rest of almost every line; reading up to the longest
     // line at once copied a quarter as much again as a 256 KB chunk.
     size_t step = 4096;
-    while (n - line_start < overlong_head(max_line)) {
-      size_t room = std::min({step, line_start + overlong_head(max_line) - n, slot.capacity - n});
+    while (n - line_start < overlong_head(max_line) && from + static_cast<off_t>(n) < input.end) {
+      size_t room = std::min({step, line_start + overlong_head(max_line) - n, slot.capacity - n,
+                              static_cast<size_t>(input.end - from) - n});
       step *= 2;
       ssize_t r = pread_retry(fd, buf + n, room, from + static_cast<off_t>(n));
       if (r < 0) return fail(slot, errno, ahead);
@@ -606,6 +618,7 @@ class Feeder {
     int fd = -1;
     uint32_t file = 0;
     off_t base = 0;            // a regular file's first byte to read
+    off_t end = 0;             // and its size when the feed began: nothing after it is read
     uint64_t first_chunk = 0;  // the id of its first chunk
     uint64_t chunks = 0;
     int error = 0;             // of a failed read, under mutex_
@@ -667,8 +680,10 @@ FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOp
 
 std::vector<FeedResult> feed_files(std::span<const FeedInput> inputs, ModelBuilder& builder,
                                    const FeedOptions& options) {
-  bool together = !options.after_merge && !options.on_silence &&
-                  std::all_of(inputs.begin(), inputs.end(), [&](const FeedInput& in) { return read_by_offset(in.fd, options, /*alone=*/false); });
+  auto by_offset = [&](const FeedInput& in) {
+    return in.opened_size > 0 ? !options.tap : read_by_offset(in.fd, options, /*alone=*/false);
+  };
+  bool together = !options.after_merge && !options.on_silence && std::all_of(inputs.begin(), inputs.end(), by_offset);
   if (together && !inputs.empty()) return Feeder(inputs, builder, options).run();
   std::vector<FeedResult> results;
   for (const FeedInput& in : inputs) results.push_back(feed_lines(in.fd, in.file, builder, options));

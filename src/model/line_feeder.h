@@ -69,6 +69,11 @@ FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOp
 struct FeedInput {
   int fd = -1;
   uint32_t file = 0;
+  // Nonzero: `fd` is a regular file of this many bytes that the caller has
+  // just opened (so it stands at its first byte) and examined: the feeder
+  // asks the system nothing more about it. Zero: it asks where the
+  // descriptor stands and what it is.
+  uint64_t opened_size = 0;
 };
 
 // Reads several inputs in their order, as feed_lines() one after the other

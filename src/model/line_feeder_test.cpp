@@ -432,6 +432,51 @@ TEST_CASE("a file read from an offset starts there, and an empty file has no lin
   std::remove(empty.c_str());
 }
 
+TEST_CASE("a file is read up to the size it had when the feed began") {
+  const std::string line = "gpu01:1:1 [0] NCCL INFO Using network IB\n";
+  std::string content;
+  while (content.size() < 10000) content += line;
+  const uint64_t lines = content.size() / line.size();
+  std::string path = temp_file(content);
+  SUBCASE("a file that grows while it is read") {
+    // One thread, 4 KB chunks: the last chunk is read after the first merge.
+    FeedOptions options = feed_options(1, 4096, kDefaultMaxLine);
+    options.after_merge = [&, grown = false](bool) mutable {
+      if (!std::exchange(grown, true)) std::ofstream(path, std::ios::app) << line << line;
+    };
+    JobModel model;
+    ModelBuilder builder(model);
+    int fd = ::open(path.c_str(), O_RDONLY);
+    FeedResult r = feed_lines(fd, builder.add_file("x"), builder, options);
+    ::close(fd);
+    CHECK(r.error == 0);
+    CHECK(r.lines == lines);
+  }
+  SUBCASE("a file handed over with its size, ending inside a line") {
+    uint64_t size = content.size() - line.size() / 2;
+    std::string cut = temp_file(content.substr(0, size));
+    const std::string expected = by_lines(cut, kDefaultMaxLine);
+    std::remove(cut.c_str());
+    for (size_t threads : {1, 2}) {
+      for (size_t chunk : {size_t{97}, size_t{4096}, size_t{1} << 20}) {
+        INFO("threads " << threads << " chunk " << chunk);
+        JobModel model;
+        ModelBuilder builder(model);
+        int fd = ::open(path.c_str(), O_RDONLY);
+        std::vector<FeedInput> inputs{{fd, builder.add_file("job.log"), size}};
+        std::vector<FeedResult> r = feed_files(inputs, builder, feed_options(threads, chunk, kDefaultMaxLine));
+        ::close(fd);
+        REQUIRE(r.size() == 1);
+        CHECK(r[0].error == 0);
+        CHECK(r[0].lines == lines);
+        builder.finish();
+        CHECK(describe(model) == expected);
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
 TEST_CASE("a read error is reported") {
   int fd = ::open("/", O_RDONLY | O_DIRECTORY);
   REQUIRE(fd >= 0);
@@ -497,11 +542,16 @@ TEST_CASE("several files fed together build the model of each read in turn") {
   for (size_t threads : {1, 2, 4}) {
     for (size_t chunk : {size_t{97}, size_t{4096}, size_t{1} << 20}) {
       for (bool one_core : {false, true}) {
-        INFO("threads " << threads << " chunk " << chunk << " one core " << one_core);
+        // As the command line hands them over, with their sizes (empty files
+        // are not), or as bare descriptors.
+        bool opened = one_core == (threads == 2);
+        INFO("threads " << threads << " chunk " << chunk << " one core " << one_core << " opened " << opened);
         std::vector<FeedResult> results;
         std::string got = model_of([&](ModelBuilder& builder, const std::vector<uint32_t>& files) {
           std::vector<FeedInput> inputs;
-          for (size_t i = 0; i < paths.size(); ++i) inputs.push_back({::open(paths[i].c_str(), O_RDONLY), files[i]});
+          for (size_t i = 0; i < paths.size(); ++i) {
+            inputs.push_back({::open(paths[i].c_str(), O_RDONLY), files[i], opened ? contents[i].size() : 0});
+          }
           FeedOptions options = feed_options(threads, chunk, kDefaultMaxLine);
           options.setup_on_one_core = one_core;
           results = feed_files(inputs, builder, options);

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,15 +204,15 @@ std::optional<PlainFile> open_plain_file(const std::string& arg) {
   // as a stream, by read_input().
   struct stat st {};
   if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
+  // Per-rank files come by the thousand, and every call to the system costs
+  // a microsecond or more in a virtual machine: what stat() said stands.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   InputHead head;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
-    head.size = n > 0 ? static_cast<size_t>(n) : 0;
-    if (!codec_of(std::string_view(head.bytes, head.size)) && !head.compression()) {
-      return PlainFile{fd, path, host, static_cast<uint64_t>(st.st_size)};
-    }
+  ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
+  head.size = n > 0 ? static_cast<size_t>(n) : 0;
+  if (n > 0 && !codec_of(std::string_view(head.bytes, head.size)) && !head.compression()) {
+    return PlainFile{fd, path, host, static_cast<uint64_t>(st.st_size)};
   }
   ::close(fd);
   return std::nullopt;
@@ -219,21 +220,31 @@ std::optional<PlainFile> open_plain_file(const std::string& arg) {
 
 // Per-rank files come by the hundred: a run of plain files is read as one
 // stream of chunks on every core, so that each small file does not wait for
-// the one before. Opened a batch at a time, well inside any descriptor limit.
-constexpr size_t kFilesPerBatch = 32;
+// the one before. Opened a batch at a time, well inside the descriptor
+// limit: an eighth of it, up to 128 (each batch starts the threads anew and
+// ends with one core finishing its last file alone).
+size_t files_per_batch() {
+  static const size_t files = [] {
+    rlimit limit{};
+    size_t cap = 128;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return cap;
+    return std::clamp<size_t>(static_cast<size_t>(limit.rlim_cur / 8), 1, cap);
+  }();
+  return files;
+}
 
 // Reads inputs[from, ...) while they are plain files, at most a batch;
 // returns how many it read (0: inputs[from] is not one).
 size_t read_plain_files(std::span<const std::string> inputs, ModelBuilder& builder, std::vector<std::string>& errors,
                         uint64_t& bytes) {
   std::vector<PlainFile> files;
-  while (files.size() < std::min(kFilesPerBatch, inputs.size())) {
+  while (files.size() < std::min(files_per_batch(), inputs.size())) {
     std::optional<PlainFile> file = open_plain_file(inputs[files.size()]);
     if (!file) break;
     files.push_back(std::move(*file));
   }
   std::vector<FeedInput> feed;
-  for (const PlainFile& f : files) feed.push_back({f.fd, builder.add_file(f.name, f.host)});
+  for (const PlainFile& f : files) feed.push_back({f.fd, builder.add_file(f.name, f.host), f.size});
   std::vector<FeedResult> results = feed_files(feed, builder);
   for (size_t i = 0; i < files.size(); ++i) {
     ::close(files[i].fd);

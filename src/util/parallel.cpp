@@ -51,15 +51,19 @@ bool cpus_share_cache(const std::string& cpu_root, std::span<const unsigned> cpu
 }
 
 bool cpus_share_cache() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<unsigned> cpus;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    for (unsigned cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 64; ++cpu) {
-      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  // The answer holds for the process's life; per-rank files ask once a batch.
+  static const bool shared = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::vector<unsigned> cpus;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+      for (unsigned cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 64; ++cpu) {
+        if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+      }
     }
-  }
-  return cpus_share_cache("/sys/devices/system/cpu", cpus);
+    return cpus_share_cache("/sys/devices/system/cpu", cpus);
+  }();
+  return shared;
 }
 
 void run_parallel(size_t tasks, size_t threads, const std::function<void(size_t)>& fn) {
