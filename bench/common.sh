@@ -1,4 +1,4 @@
-# Shared by the benchmarks (sourced): settings, GNU time, and measure().
+# Shared by the benchmarks (sourced): settings and measure().
 #
 # Environment: ND_BENCH_DIR (default /tmp/nd-bench), ND_BENCH_BIN (default
 # build/src/nccl-doctor), ND_BENCH_REPEAT (runs per timing, the fastest
@@ -11,12 +11,13 @@ gpus=${ND_BENCH_GPUS:-8}
 channels=${ND_BENCH_CHANNELS:-32}
 version=${ND_BENCH_VERSION:-2.18}
 
-if [ ! -x /usr/bin/time ]; then
-  echo "bench: installing GNU time for CPU time, peak RSS and page faults"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
-fi
 [ -x "$bin" ] || { echo "bench: no binary at $bin (build first: meson setup build --buildtype=release && ninja -C build)"; exit 1; }
 mkdir -p "$dir"
+# GNU time's figures, to the microsecond (bench/measure.c).
+measure_bin=$dir/measure
+if [ ! -x "$measure_bin" ] || [ bench/measure.c -nt "$measure_bin" ]; then
+  cc -O2 -o "$measure_bin" bench/measure.c || { echo "bench: cannot build bench/measure.c (a C compiler is needed)"; exit 1; }
+fi
 
 # measure_together NAME1 COMMAND1 NAME2 COMMAND2 ...: the commands run in
 # turn, $repeat rounds, so that a machine that slows down for a while (a busy
@@ -38,9 +39,8 @@ measure_together() {
     k=1
     while [ $k -le $count ]; do
       eval "cmd=\$cmd_$k; best=\$secs_$k; most=\$rss_$k"
-      /usr/bin/time -f '%e %U %S %M %R %I' -o "$dir/time.txt" sh -c "$cmd" >"$dir/out-$k.txt" 2>"$dir/err.txt" || true
-      # The last line: time puts "Command exited with non-zero status" first.
-      set -- $(tail -1 "$dir/time.txt")
+      "$measure_bin" "$dir/out-$k.txt" "$dir/err.txt" sh -c "$cmd" >"$dir/time.txt"
+      set -- $(cat "$dir/time.txt")
       if [ -z "$best" ] || awk "BEGIN { exit !($1 < $best) }"; then
         eval "secs_$k=$1; cpu_$k=$(awk "BEGIN { print $2 + $3 }"); faults_$k=$5; io_$k=$6"
       fi
@@ -54,7 +54,7 @@ measure_together() {
     eval "name=\$name_$k; secs=\$secs_$k; cpu=\$cpu_$k; rss=\$rss_$k; faults=\$faults_$k; io=\$io_$k"
     note=""
     [ "$io" -gt 0 ] && note="  (read $((io / 2)) KB from disk)"
-    printf '  %-40s wall %6.2f s  CPU %6.2f s  RSS %7.1f MB  faults %8d%s\n' "$name" "$secs" "$cpu" \
+    printf '  %-40s wall %6.3f s  CPU %6.3f s  RSS %7.1f MB  faults %8d%s\n' "$name" "$secs" "$cpu" \
       "$(awk "BEGIN { print $rss / 1024 }")" "$faults" "$note"
     k=$((k + 1))
   done
