@@ -39,7 +39,8 @@ measure_together() {
     k=1
     while [ $k -le $count ]; do
       eval "cmd=\$cmd_$k; best=\$secs_$k; most=\$rss_$k"
-      "$measure_bin" "$dir/out-$k.txt" "$dir/err.txt" sh -c "$cmd" >"$dir/time.txt"
+      "$measure_bin" "$dir/out-$k.txt" "$dir/err.txt" sh -c "$cmd" >"$dir/time.txt" ||
+        { echo "bench: no timing for: $cmd"; tail -5 "$dir/err.txt"; exit 1; }
       set -- $(cat "$dir/time.txt")
       if [ -z "$best" ] || awk "BEGIN { exit !($1 < $best) }"; then
         eval "secs_$k=$1; cpu_$k=$(awk "BEGIN { print $2 + $3 }"); faults_$k=$5; io_$k=$6"

@@ -9,7 +9,11 @@
 // that takes a tenth of a second (1024 per-rank files) has a CPU ratio off by
 // up to a fifth. Like GNU time it is a small program that forks and waits:
 // the peak RSS a child inherits from its parent before exec counts in its own,
-// so a large parent (Python: 13 MB) would hide a small command's.
+// so a large parent (Python: 13 MB) would hide a small command's. A command
+// killed by a signal, or one that could not be run, is no timing: measure says
+// so and fails. So does an exit status of 126 or more, which is how a shell
+// reports the same of its command (126, 127, 128 + the signal); a lower one is
+// a timing (nccl-doctor reports findings with 1).
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -47,6 +51,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   clock_gettime(CLOCK_MONOTONIC, &end);
+  if (WIFSIGNALED(status)) {
+    fprintf(stderr, "measure: %s was killed by signal %d: no timing\n", argv[3], WTERMSIG(status));
+    return 1;
+  }
+  if (WEXITSTATUS(status) >= 126) {
+    fprintf(stderr, "measure: %s ended with status %d (a command not found, not executable or killed): no timing\n",
+            argv[3], WEXITSTATUS(status));
+    return 1;
+  }
   double wall = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
   printf("%.6f %ld.%06ld %ld.%06ld %ld %ld %ld\n", wall, (long)usage.ru_utime.tv_sec, (long)usage.ru_utime.tv_usec,
          (long)usage.ru_stime.tv_sec, (long)usage.ru_stime.tv_usec, usage.ru_maxrss, usage.ru_minflt,

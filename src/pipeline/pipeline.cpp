@@ -205,8 +205,10 @@ std::optional<PlainFile> open_plain_file(const std::string& arg) {
   struct stat st {};
   if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
   // Per-rank files come by the thousand, and every call to the system costs
-  // a microsecond or more in a virtual machine: what stat() said stands.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // a microsecond or more in a virtual machine: what stat() said stands. Not
+  // blocking: a path made a named pipe since would wait here for a writer
+  // (its pread fails instead, and read_input() says what it is).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
   InputHead head;
   ssize_t n = ::pread(fd, head.bytes, sizeof head.bytes, 0);
