@@ -138,10 +138,13 @@ constexpr unsigned kAheadMisses = 2;
 
 // A regular file is read by offset, unless a tap must see its bytes in
 // order. Alone, an empty one is read as a stream (a log just created may
-// still grow); among several it has no chunks.
-bool read_by_offset(int fd, const FeedOptions& options, bool alone) {
+// still grow); among several it has no chunks. One the caller opened with
+// its size is one already.
+bool read_by_offset(const FeedInput& in, const FeedOptions& options, bool alone) {
+  if (options.tap) return false;
+  if (in.opened_size > 0) return true;
   struct stat st {};
-  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_size > 0 || !alone) && !options.tap;
+  return ::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_size > 0 || !alone);
 }
 
 class Feeder {
@@ -161,8 +164,7 @@ class Feeder {
     // A chunk holds up to `chunk_` bytes of line starts plus the head of a
     // line that runs past them.
     capacity_ = chunk_ + 2 * overlong_head(options.max_line);
-    regular_ = inputs.size() > 1 || (inputs[0].opened_size > 0 && !options.tap) ||
-               read_by_offset(inputs[0].fd, options, /*alone=*/true);
+    regular_ = inputs.size() > 1 || read_by_offset(inputs[0], options, /*alone=*/true);
     for (const FeedInput& in : inputs) {
       Input& input = inputs_.emplace_back();
       input.fd = in.fd;
@@ -680,10 +682,9 @@ FeedResult feed_lines(int fd, uint32_t file, ModelBuilder& builder, const FeedOp
 
 std::vector<FeedResult> feed_files(std::span<const FeedInput> inputs, ModelBuilder& builder,
                                    const FeedOptions& options) {
-  auto by_offset = [&](const FeedInput& in) {
-    return in.opened_size > 0 ? !options.tap : read_by_offset(in.fd, options, /*alone=*/false);
-  };
-  bool together = !options.after_merge && !options.on_silence && std::all_of(inputs.begin(), inputs.end(), by_offset);
+  bool together = !options.after_merge && !options.on_silence &&
+                  std::all_of(inputs.begin(), inputs.end(),
+                              [&](const FeedInput& in) { return read_by_offset(in, options, /*alone=*/false); });
   if (together && !inputs.empty()) return Feeder(inputs, builder, options).run();
   std::vector<FeedResult> results;
   for (const FeedInput& in : inputs) results.push_back(feed_lines(in.fd, in.file, builder, options));

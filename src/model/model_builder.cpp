@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include <sys/resource.h>
-
+#include "src/util/parallel.h"
 #include "src/util/text.h"
 
 namespace nd {
@@ -34,11 +33,7 @@ void ModelBuilder::add_source(uint32_t file, int fd) {
   size_t open = std::count_if(model_.sources.begin(), model_.sources.end(), [](const auto& s) { return s != nullptr; });
   // Per-rank files are many and small: past a few, their lines are copied.
   // Never more than a quarter of the descriptors the process may open.
-  static const size_t kMaxOpen = [] {
-    rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return JobModel::kMaxSourceFiles;
-    return std::min<size_t>(JobModel::kMaxSourceFiles, static_cast<size_t>(limit.rlim_cur / 4));
-  }();
+  static const size_t kMaxOpen = descriptor_limit_share(4, JobModel::kMaxSourceFiles);
   if (open >= kMaxOpen) return;
   if (file >= model_.sources.size()) model_.sources.resize(file + 1);
   model_.sources[file] = SourceFile::open_copy(fd);

@@ -14,7 +14,6 @@
 #include <optional>
 #include <set>
 #include <span>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -226,12 +225,7 @@ std::optional<PlainFile> open_plain_file(const std::string& arg) {
 // limit: an eighth of it, up to 128 (each batch starts the threads anew and
 // ends with one core finishing its last file alone).
 size_t files_per_batch() {
-  static const size_t files = [] {
-    rlimit limit{};
-    size_t cap = 128;
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return cap;
-    return std::clamp<size_t>(static_cast<size_t>(limit.rlim_cur / 8), 1, cap);
-  }();
+  static const size_t files = std::max<size_t>(1, descriptor_limit_share(8, 128));
   return files;
 }
 

@@ -1,6 +1,7 @@
 #include "src/util/parallel.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -64,6 +65,12 @@ bool cpus_share_cache() {
     return cpus_share_cache("/sys/devices/system/cpu", cpus);
   }();
   return shared;
+}
+
+size_t descriptor_limit_share(size_t divisor, size_t cap) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return cap;
+  return std::min(cap, static_cast<size_t>(limit.rlim_cur / divisor));
 }
 
 void run_parallel(size_t tasks, size_t threads, const std::function<void(size_t)>& fn) {

@@ -22,6 +22,11 @@ bool cpus_share_cache();
 // The same for `cpus`, below `cpu_root` (/sys/devices/system/cpu): for tests.
 bool cpus_share_cache(const std::string& cpu_root, std::span<const unsigned> cpus);
 
+// The soft limit on the descriptors this process may open, divided by
+// `divisor`, at most `cap` (also when there is no limit or it is unknown):
+// for inputs kept open, well inside whatever limit a cluster sets.
+size_t descriptor_limit_share(size_t divisor, size_t cap);
+
 // Calls fn(0) ... fn(tasks - 1), each once, on up to `threads` threads
 // (this one among them), in no particular order. The first exception a task
 // throws is rethrown here once every task has ended.
