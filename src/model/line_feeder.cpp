@@ -213,7 +213,7 @@ class Feeder {
         }
         for (size_t i = 1; more && i < threads_; ++i) helpers.emplace_back([this] { work(); });
       }
-      process(slot);
+      process(slot, /*helper=*/false);
     }
     for (auto& t : helpers) t.join();
     results_[merge_input_].lines = lines_;
@@ -224,10 +224,10 @@ class Feeder {
 
  private:
   void work() {
-    while (Slot* slot = take(/*helper=*/true)) process(slot);
+    while (Slot* slot = take(/*helper=*/true)) process(slot, /*helper=*/true);
   }
 
-  void process(Slot* slot) {
+  void process(Slot* slot, bool helper) {
     if (slot->ahead) return parse_ahead(slot);
     if (!slot->counted) {
       if (regular_) read_regular(*slot);
@@ -237,7 +237,7 @@ class Feeder {
         slot->parsed.source_offset = slot->file_offset;
       }
     }
-    publish(slot);
+    publish(slot, helper);
   }
 
   // What a chunk that left only counts keeps while it waits for its turn.
@@ -268,15 +268,20 @@ class Feeder {
     const ParsedLines& p = slot->parsed;
     bool counts_only = read && !slot->line_by_line && p.items.empty() &&
                        (slot->lines == 0 || holds_nccl_marker(p.first_text));
-    std::lock_guard lk(mutex_);
-    if (counts_only && slot->id >= next_id_) {
-      counted_.emplace(slot->id, Counted{p.counts, slot->lines, p.first_share, p.first_number});
+    bool kept = false;
+    {
+      std::lock_guard lk(mutex_);
+      if (counts_only && slot->id >= next_id_) {
+        counted_.emplace(slot->id, Counted{p.counts, slot->lines, p.first_share, p.first_number});
+        kept = true;
+      }
+      if (read) ahead_misses_ = counts_only ? 0 : ahead_misses_ + 1;
+      slot->ahead = false;
+      slot->parsed.clear();
+      free_.push_back(slot);
+      cv_.notify_all();
     }
-    if (read) ahead_misses_ = counts_only ? 0 : ahead_misses_ + 1;
-    slot->ahead = false;
-    slot->parsed.clear();
-    free_.push_back(slot);
-    cv_.notify_all();
+    if (options_.after_parse_ahead) options_.after_parse_ahead(kept);
   }
 
   // The chunk's parsed lines, as parse_chunk() left them, from its counts.
@@ -569,8 +574,18 @@ class Feeder {
 
   // Queues a parsed chunk; whoever finds the merge free merges every chunk
   // that is next in line, outside the lock.
-  void publish(Slot* slot) {
+  // A helper that merges chunks it took before the helpers were parked
+  // would go on merging the setup chunks that the feeding thread (run())
+  // parses meanwhile, on two cores, as one run in four of a tagged log did:
+  // while the helpers are parked, that thread waits for such a merge to end
+  // and merges its own chunks.
+  void publish(Slot* slot, bool helper) {
     std::unique_lock lk(mutex_);
+    if (!helper && park_helpers_ && merging_) {
+      waiting_to_merge_ = true;
+      cv_.wait(lk, [&] { return !merging_; });
+      waiting_to_merge_ = false;
+    }
     ready_[slot->id] = slot;
     if (merging_) return;
     merging_ = true;
@@ -614,6 +629,7 @@ class Feeder {
       cv_.notify_all();
     }
     merging_ = false;
+    if (waiting_to_merge_) cv_.notify_all();
   }
 
   struct Input {
@@ -658,6 +674,7 @@ class Feeder {
   std::shared_ptr<const NameSet> known_hosts_;  // under mutex_
   uint64_t next_merge_ = 0;
   bool merging_ = false;
+  bool waiting_to_merge_ = false;   // under mutex_: see publish()
   bool setup_on_one_core_ = false;  // set before the helpers start
   bool park_helpers_ = false;       // under mutex_
   // Parsing ahead (see take), under mutex_: the chunks that left only

@@ -46,6 +46,9 @@ struct FeedOptions {
   // second core saves (a third less CPU for 6 % more wall time on a 2-core
   // virtual machine). Unset: so where cpus_share_cache() says no.
   std::optional<bool> setup_on_one_core;
+  // Called by a helper after each chunk it parsed ahead of its turn, with
+  // whether its counts were kept (tests order their threads with it).
+  std::function<void(bool counts_kept)> after_parse_ahead;
 
   static constexpr size_t kMaxThreads = 8;
 };

@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -261,8 +264,8 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
   // and keeps as counts; among them the shapes that leave more than counts:
   // a host named for the first time, a WARN, `Last error:` before NCCL's
   // next line or before its message (at every seam, as chunk sizes vary),
-  // and a last line without a newline. The merging thread pauses after each
-  // of its first merges, so that the helper surely gets to parse ahead.
+  // and a last line without a newline. The feeding thread waits, in a merge
+  // of setup lines, until a helper has kept a chunk's counts.
   const std::string op = "AllReduce: opCount 1f sendbuff 0x7f2f3a000000 recvbuff 0x7f2f3a000000 count 262144 "
                          "datatype 7 op 0 root 0 comm 0x55d7869cef50 [nranks=8] stream 0x55d786a0f720";
   std::string content;
@@ -271,6 +274,7 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
                            "commId 0x7f1c2e9a40b31d57 - Init START\n",
                            1 + rank / 2, 2771 + rank, 2771 + rank, rank % 2, rank, rank % 2);
   }
+  const size_t hosts_named = content.size();
   for (int channel = 0; channel < 32; ++channel) {
     for (int rank = 0; rank < 8; ++rank) {
       content += fmt::format("gpu0{}:{}:{} [{}] NCCL INFO Channel {:02d}/0 : {}[{}] -> {}[{}] via P2P/IPC/read\n",
@@ -278,8 +282,6 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
                              (rank + 1) % 8, (rank + 1) % 2);
     }
   }
-  // The last 20 lines are plain, so that the helper, which starts at the end,
-  // counts some ahead wherever the seams fall.
   for (int n = 0; n < 3020; ++n) {
     int rank = n % 8;
     content += fmt::format("gpu0{}:{}:{} [{}] NCCL INFO {}\n", 1 + rank / 2, 2771 + rank, 2771 + rank, rank % 2, op);
@@ -292,26 +294,58 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
     if (n == 2976 || n == 2982 || n == 2989 || n == 2997) content += "Last error:\n";
     if (n == 2977 || n == 2984 || n == 2992 || n == 2999) content += "Traceback (most recent call last):\n";
   }
+  // The last 2 KB name the first host alone: the first chunk a helper parses
+  // ahead, the last one, keeps its counts once any host is known.
+  for (int n = 0; n < 12; ++n) content += "gpu01:2771:2771 [0] NCCL INFO " + op + "\n";
   content += "gpu01:2771:2771 [0] NCCL INFO " + op;
   std::string path = temp_file(content);
   std::string expected = by_lines(path, kDefaultMaxLine);
+  const std::thread::id feeding_thread = std::this_thread::get_id();
   for (size_t threads : {2, 4}) {
     for (size_t chunk : {size_t{61}, size_t{250}, size_t{1000}, size_t{4096}}) {
       INFO("threads " << threads << " chunk " << chunk);
       FeedOptions options = feed_options(threads, chunk, kDefaultMaxLine);
       options.setup_on_one_core = true;
-      size_t merges = 0;
+      // Chunks of 250 and 1000 bytes each hold a setup line or more (61 may
+      // hold none, and after an empty chunk the helpers take chunks in
+      // turn); 4096 leave too few of them. Where they do, the feeding thread,
+      // while it merges the chunk after one with connection lines alone
+      // (every host named before it), waits for a helper to keep the counts
+      // of a chunk parsed ahead: the helpers are parked then, with a slot
+      // free, and nothing else changes until the merge ends.
+      const bool waits = chunk == 250 || chunk == 1000;
+      const uint64_t first_wait = (hosts_named + chunk - 1) / chunk + 1;
+      std::mutex m;
+      std::condition_variable cv;
+      bool kept = false;
+      bool waited = false;
+      uint64_t merged = 0;
+      options.after_parse_ahead = [&](bool counts_kept) {
+        std::lock_guard lk(m);
+        kept = kept || counts_kept;
+        cv.notify_all();
+      };
       options.after_merge = [&](bool) {
-        if (++merges <= 40) std::this_thread::sleep_for(std::chrono::microseconds(500));
+        const uint64_t id = merged++;
+        // A helper merges the chunks it took before it was parked.
+        if (!waits || waited || id < first_wait || std::this_thread::get_id() != feeding_thread) return;
+        waited = true;
+        std::unique_lock lk(m);
+        // The limit turns a feeder that never parses ahead into a failure, not a hang.
+        CHECK(cv.wait_for(lk, std::chrono::seconds(20), [&] { return kept; }));
       };
       FeedResult r;
       CHECK(by_file(path, options, &r) == expected);
       CHECK(r.lines == split_lines(content, kDefaultMaxLine, [](const Line&) {}));
-      // Chunks of 4096 bytes leave too few setup chunks to be sure of it.
-      if (chunk <= 1000) CHECK(r.chunks_counted_ahead > 0);
+      if (waits) {
+        CHECK(waited);
+        CHECK(r.chunks_counted_ahead > 0);
+      }
       // The helpers wait, and parse nothing ahead, where setup lines are
       // parsed on every core.
       options.setup_on_one_core = false;
+      options.after_merge = nullptr;
+      options.after_parse_ahead = nullptr;
       CHECK(by_file(path, options, &r) == expected);
       CHECK(r.chunks_counted_ahead == 0);
     }
