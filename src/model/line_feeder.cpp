@@ -576,16 +576,13 @@ class Feeder {
   // that is next in line, outside the lock.
   // A helper that merges chunks it took before the helpers were parked
   // would go on merging the setup chunks that the feeding thread (run())
-  // parses meanwhile, on two cores, as one run in four of a tagged log did:
-  // while the helpers are parked, that thread waits for such a merge to end
-  // and merges its own chunks.
+  // parses meanwhile, on two cores: while the helpers are parked, that
+  // thread waits for such a merge to end, so that its later chunks are
+  // merged on its core. (The merger notifies after each merge, under the
+  // lock that it holds until it stops merging.)
   void publish(Slot* slot, bool helper) {
     std::unique_lock lk(mutex_);
-    if (!helper && park_helpers_ && merging_) {
-      waiting_to_merge_ = true;
-      cv_.wait(lk, [&] { return !merging_; });
-      waiting_to_merge_ = false;
-    }
+    if (!helper && park_helpers_ && merging_) cv_.wait(lk, [&] { return !merging_; });
     ready_[slot->id] = slot;
     if (merging_) return;
     merging_ = true;
@@ -629,7 +626,6 @@ class Feeder {
       cv_.notify_all();
     }
     merging_ = false;
-    if (waiting_to_merge_) cv_.notify_all();
   }
 
   struct Input {
@@ -674,7 +670,6 @@ class Feeder {
   std::shared_ptr<const NameSet> known_hosts_;  // under mutex_
   uint64_t next_merge_ = 0;
   bool merging_ = false;
-  bool waiting_to_merge_ = false;   // under mutex_: see publish()
   bool setup_on_one_core_ = false;  // set before the helpers start
   bool park_helpers_ = false;       // under mutex_
   // Parsing ahead (see take), under mutex_: the chunks that left only

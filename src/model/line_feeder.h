@@ -47,7 +47,8 @@ struct FeedOptions {
   // virtual machine). Unset: so where cpus_share_cache() says no.
   std::optional<bool> setup_on_one_core;
   // Called by a helper after each chunk it parsed ahead of its turn, with
-  // whether its counts were kept (tests order their threads with it).
+  // whether its counts were kept (tests order their threads with it); by
+  // several helpers at once, and while a merge runs.
   std::function<void(bool counts_kept)> after_parse_ahead;
 
   static constexpr size_t kMaxThreads = 8;

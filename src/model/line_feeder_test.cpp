@@ -312,7 +312,8 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
       // while it merges the chunk after one with connection lines alone
       // (every host named before it), waits for a helper to keep the counts
       // of a chunk parsed ahead: the helpers are parked then, with a slot
-      // free, and nothing else changes until the merge ends.
+      // free, and parking and the known hosts stay as the last merge left
+      // them until this merge ends.
       const bool waits = chunk == 250 || chunk == 1000;
       const uint64_t first_wait = (hosts_named + chunk - 1) / chunk + 1;
       std::mutex m;
@@ -326,7 +327,7 @@ TEST_CASE("a log's end parsed ahead while its setup is read on one core builds t
         cv.notify_all();
       };
       options.after_merge = [&](bool) {
-        const uint64_t id = merged++;
+        const uint64_t id = merged++;  // one call a chunk, in order
         // A helper merges the chunks it took before it was parked.
         if (!waits || waited || id < first_wait || std::this_thread::get_id() != feeding_thread) return;
         waited = true;
