@@ -34,9 +34,9 @@ class ByteMarks {
   // CR, TAB and the rest.
   bool has_control(size_t from, size_t to) const { return any_control_ && first(control_, from, to) != to; }
 
-  // Which implementation scan() uses ("avx2", "sse2", "scalar"; see simd.h).
+  // Which implementation scan() uses ("avx2", "sse2", "neon", "scalar"; see simd.h).
   static std::string_view implementation();
-  // The plain C++ implementation (what aarch64 runs), whatever the machine:
+  // The plain C++ implementation, whatever the machine:
   // for the tests, which hold the others to the same bits.
   void scan_portable(const char* data, size_t n);
 

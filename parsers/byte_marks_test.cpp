@@ -67,12 +67,13 @@ TEST_CASE("byte marks agree with a byte loop on random bytes at every alignment"
   // The _portable and _scalar runs of this test must really run that code.
   std::string forced = std::getenv("ND_SIMD") ? std::getenv("ND_SIMD") : "";
   if (forced == "portable") {
-    CHECK((ByteMarks::implementation() == "sse2" || ByteMarks::implementation() == "scalar"));
+    CHECK((ByteMarks::implementation() == "sse2" || ByteMarks::implementation() == "neon" ||
+           ByteMarks::implementation() == "scalar"));
   } else if (forced == "scalar") {
     CHECK(ByteMarks::implementation() == "scalar");
   } else {
     CHECK((ByteMarks::implementation() == "avx2" || ByteMarks::implementation() == "sse2" ||
-           ByteMarks::implementation() == "scalar"));
+           ByteMarks::implementation() == "neon" || ByteMarks::implementation() == "scalar"));
   }
 }
 

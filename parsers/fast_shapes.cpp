@@ -121,7 +121,7 @@ struct ByteClasses {
   uint64_t digit = 0, colon = 0, alpha = 0;
 };
 
-// Any machine, eight bytes in a 64-bit register at a time; what aarch64 runs.
+// Any machine, eight bytes in a 64-bit register at a time.
 ByteClasses classify_64_scalar(const char* p) {
   using namespace swar;
   ByteClasses c;
@@ -148,6 +148,26 @@ ByteClasses classify_64_sse2(const char* p) {
     c.colon |= bits(_mm_cmpeq_epi8(v, colon)) << (part * 16);
     c.alpha |= bits(_mm_cmpeq_epi8(_mm_min_epu8(l, z), l)) << (part * 16);
   }
+  return c;
+}
+#endif
+
+#ifdef ND_HAVE_NEON
+ByteClasses classify_64_neon(const char* p) {
+  const uint8x16_t zero = vdupq_n_u8('0'), nine = vdupq_n_u8(9), colon = vdupq_n_u8(':');
+  const uint8x16_t lower = vdupq_n_u8(0x20), a = vdupq_n_u8('a'), z = vdupq_n_u8(25);
+  const auto* q = reinterpret_cast<const uint8_t*>(p);
+  uint8x16_t v[4] = {vld1q_u8(q), vld1q_u8(q + 16), vld1q_u8(q + 32), vld1q_u8(q + 48)};
+  uint8x16_t digit[4], colons[4], alpha[4];
+  for (int part = 0; part < 4; ++part) {
+    digit[part] = vcleq_u8(vsubq_u8(v[part], zero), nine);
+    colons[part] = vceqq_u8(v[part], colon);
+    alpha[part] = vcleq_u8(vsubq_u8(vorrq_u8(v[part], lower), a), z);
+  }
+  ByteClasses c;
+  c.digit = movemask_neon(digit[0], digit[1], digit[2], digit[3]);
+  c.colon = movemask_neon(colons[0], colons[1], colons[2], colons[3]);
+  c.alpha = movemask_neon(alpha[0], alpha[1], alpha[2], alpha[3]);
   return c;
 }
 #endif
@@ -179,6 +199,9 @@ ByteClasses classify_64(const char* p) {
 #endif
 #ifdef ND_HAVE_SSE2
     if (use_sse2()) return classify_64_sse2;
+#endif
+#ifdef ND_HAVE_NEON
+    if (use_neon()) return classify_64_neon;
 #endif
     return classify_64_scalar;
   }();

@@ -370,8 +370,14 @@ TEST_CASE("ND_SIMD picks the code the 64-byte scans run") {
   } else if (forced == "portable") {
     CHECK(running != "avx2");
   } else {
-    CHECK((running == "avx2" || running == "sse2" || running == "scalar"));
+    CHECK((running == "avx2" || running == "sse2" || running == "neon" || running == "scalar"));
   }
+#if defined(ND_HAVE_NEON)
+  // Every aarch64 processor has NEON: only ND_SIMD=scalar leaves it.
+  if (forced != "scalar") CHECK(running == "neon");
+#elif defined(__x86_64__)
+  if (forced != "scalar") CHECK(running != "scalar");  // SSE2 at least
+#endif
 }
 
 namespace {

@@ -35,6 +35,17 @@ bool use_sse2() {
 #endif
 }
 
-const char* simd_implementation() { return use_avx2() ? "avx2" : use_sse2() ? "sse2" : "scalar"; }
+bool use_neon() {
+#ifdef ND_HAVE_NEON
+  static const bool yes = !forced("scalar");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+const char* simd_implementation() {
+  return use_avx2() ? "avx2" : use_sse2() ? "sse2" : use_neon() ? "neon" : "scalar";
+}
 
 }  // namespace nd

@@ -1,6 +1,6 @@
 #pragma once
 // Bytes tested eight at a time in a 64-bit register (SWAR): the scalar paths
-// of the byte scanners, on machines without vector code (aarch64 included).
+// of the byte scanners, on machines without vector code (see simd.h).
 
 #include <bit>
 #include <cstdint>

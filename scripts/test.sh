@@ -47,8 +47,9 @@ else
 fi
 
 # The parser and chunked-reader tests again in a build with no vector code at
-# all (-Dsimd=scalar), as aarch64 (Grace) compiles them; unoptimised, as the
-# point is which code is compiled, and that compiles in half the time.
+# all (-Dsimd=scalar), as a CPU without AVX2, SSE2 or NEON runs them;
+# unoptimised, as the point is which code is compiled, and that compiles in
+# half the time.
 if [ "${ND_SCALAR:-1}" = 1 ]; then
   rm -f build-scalar/meson-logs/testlog.json
   if [ ! -d build-scalar ]; then

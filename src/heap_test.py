@@ -62,6 +62,11 @@ def main():
     if mode != "tuned":
         print("skip: this build leaves malloc as it is (sanitizer builds, C libraries other than glibc)")
         return 77
+    if os.environ.get("MESON_EXE_WRAPPER"):
+        # qemu-user keeps the program's heap itself, and the memory in
+        # /proc/PID/smaps is the emulator's.
+        print("skip: a cross build's binary runs under an emulator (MESON_EXE_WRAPPER)")
+        return 77
     if not os.path.exists("/proc/self/smaps"):
         print("skip: no /proc/PID/smaps to read a process's memory from")
         return 77
