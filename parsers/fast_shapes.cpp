@@ -157,17 +157,14 @@ ByteClasses classify_64_neon(const char* p) {
   const uint8x16_t zero = vdupq_n_u8('0'), nine = vdupq_n_u8(9), colon = vdupq_n_u8(':');
   const uint8x16_t lower = vdupq_n_u8(0x20), a = vdupq_n_u8('a'), z = vdupq_n_u8(25);
   const auto* q = reinterpret_cast<const uint8_t*>(p);
-  uint8x16_t v[4] = {vld1q_u8(q), vld1q_u8(q + 16), vld1q_u8(q + 32), vld1q_u8(q + 48)};
-  uint8x16_t digit[4], colons[4], alpha[4];
-  for (int part = 0; part < 4; ++part) {
-    digit[part] = vcleq_u8(vsubq_u8(v[part], zero), nine);
-    colons[part] = vceqq_u8(v[part], colon);
-    alpha[part] = vcleq_u8(vsubq_u8(vorrq_u8(v[part], lower), a), z);
-  }
+  const uint8x16_t v0 = vld1q_u8(q), v1 = vld1q_u8(q + 16), v2 = vld1q_u8(q + 32), v3 = vld1q_u8(q + 48);
+  // Straight-line, as arrays indexed in a loop went through the stack at -O2.
+  auto digit = [&](uint8x16_t v) { return vcleq_u8(vsubq_u8(v, zero), nine); };
+  auto letter = [&](uint8x16_t v) { return vcleq_u8(vsubq_u8(vorrq_u8(v, lower), a), z); };
   ByteClasses c;
-  c.digit = movemask_neon(digit[0], digit[1], digit[2], digit[3]);
-  c.colon = movemask_neon(colons[0], colons[1], colons[2], colons[3]);
-  c.alpha = movemask_neon(alpha[0], alpha[1], alpha[2], alpha[3]);
+  c.digit = movemask_neon(digit(v0), digit(v1), digit(v2), digit(v3));
+  c.colon = movemask_neon(vceqq_u8(v0, colon), vceqq_u8(v1, colon), vceqq_u8(v2, colon), vceqq_u8(v3, colon));
+  c.alpha = movemask_neon(letter(v0), letter(v1), letter(v2), letter(v3));
   return c;
 }
 #endif
